@@ -1,0 +1,117 @@
+"""The ``companion`` command.
+
+``companion replay LOG`` follows the table-log contract: one JSON object on
+standard output, or exit status 2 and one ``line N: ...`` line on standard
+error. No input ever produces a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from companion import __version__
+from companion.games.match import Match
+from companion.tablelog import LogError, apply_line, no_events, parse_lines, replay
+
+EXIT_BAD_INPUT = 2
+
+
+def _read_lines(path: str) -> list[bytes]:
+    if path == "-":
+        return sys.stdin.buffer.read().split(b"\n")
+    return Path(path).read_bytes().split(b"\n")
+
+
+def _human_totals(totals: dict[str, int]) -> str:
+    return ", ".join(f"{player} {points}" for player, points in totals.items())
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        lines = _read_lines(args.log)
+    except OSError as error:
+        print(f"companion replay: cannot read {args.log}: {error.strerror or error}", file=err)
+        return EXIT_BAD_INPUT
+    if not args.trace:
+        try:
+            match = replay(lines)
+        except LogError as error:
+            print(error, file=err)
+            return EXIT_BAD_INPUT
+        print(json.dumps(match.summary(), ensure_ascii=False), file=out)
+        return 0
+    return _trace(lines, out, err)
+
+
+def _trace(lines: list[bytes], out: TextIO, err: TextIO) -> int:
+    """Replay event by event, printing each as it is applied, so the line where
+    a score went wrong (or the log broke) is plain to see."""
+    match: Match | None = None
+    last = 0
+    try:
+        for entry in parse_lines(lines):
+            last = entry.number
+            started = match is None
+            match = apply_line(match, entry)
+            line = (
+                f"{match.rules.title} for {', '.join(match.players)} (clockwise)"
+                if started
+                else match.describe_last()
+            )
+            print(f"line {entry.number}: {line}", file=out)
+        if match is None:
+            raise no_events(last)
+    except LogError as error:
+        print(error, file=err)
+        return EXIT_BAD_INPUT
+    summary = match.summary()
+    state = "finished" if summary["finished"] else f"next: {summary['turn'] or 'no turn'}"
+    result = f"round {summary['round']}, {state}; totals {_human_totals(summary['totals'])}"
+    if summary["winners"]:
+        result += f"; won by {', '.join(summary['winners'])}"
+    print(f"Result: {result}", file=out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table Companion: scores and turn order for a real game table.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    replay_cmd = commands.add_parser(
+        "replay",
+        help="replay a table log and print the result as JSON",
+        description="Replay a table log (JSON Lines) and print one JSON object: game, players, "
+        "round, turn, totals, finished, winners and the game's own state. Exit 2 with "
+        "'line N: ...' on the first bad event.",
+    )
+    replay_cmd.add_argument("log", metavar="LOG", help="the table log file, or - for stdin")
+    replay_cmd.add_argument(
+        "--trace",
+        action="store_true",
+        help="print one human line per event (who did what, what it scored) instead of JSON",
+    )
+    replay_cmd.set_defaults(handler=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
