@@ -12,15 +12,11 @@ from __future__ import annotations
 import importlib
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from companion.games import GAME_IDS, rules_for  # noqa: E402
-from companion.games.match import Match  # noqa: E402
-from companion.tablelog import dump, replay_text  # noqa: E402
+from companion.games import GAME_IDS, rules_for
+from companion.games.match import Match
+from companion.tablelog import dump, replay_text
 
 TARGET_EVENTS = 10_000
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,10 +53,8 @@ def _trace(lines: list[bytes], out: TextIO, err: TextIO) -> int:
     """Replay event by event, printing each as it is applied, so the line where
     a score went wrong (or the log broke) is plain to see."""
     match: Match | None = None
-    last = 0
     try:
         for entry in parse_lines(lines):
-            last = entry.number
             started = match is None
             match = apply_line(match, entry)
             line = (
@@ -65,7 +64,7 @@ def _trace(lines: list[bytes], out: TextIO, err: TextIO) -> int:
             )
             print(f"line {entry.number}: {line}", file=out)
         if match is None:
-            raise no_events(last)
+            raise no_events()
     except LogError as error:
         print(error, file=err)
         return EXIT_BAD_INPUT
@@ -110,6 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`companion replay --trace log | head`): not an error worth a
+        # traceback. Point stdout at devnull so the interpreter's final flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return code
 
 

@@ -109,18 +109,16 @@ def apply_line(match: Match | None, entry: LogLine) -> Match:
 def replay(lines: Iterable[str | bytes]) -> Match:
     """Replay a whole log into a :class:`Match`; :class:`LogError` on the first bad line."""
     match: Match | None = None
-    last = 0
     for entry in parse_lines(lines):
-        last = entry.number
         match = apply_line(match, entry)
     if match is None:
-        raise no_events(last)
+        raise no_events()
     return match
 
 
-def no_events(last_line: int) -> LogError:
-    """The error for a log with nothing but blank and comment lines."""
-    return LogError(max(last_line, 1), "the log has no events; it must start with a 'setup' event")
+def no_events() -> LogError:
+    """The error for a log with nothing but blank and comment lines (reported at line 1)."""
+    return LogError(1, "the log has no events; it must start with a 'setup' event")
 
 
 def replay_text(text: str) -> Match:

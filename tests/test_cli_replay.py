@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -90,10 +92,10 @@ def test_trace_shows_what_went_right_before_the_error(tmp_path: Path) -> None:
     ("content", "line"),
     [
         (b"", 1),
-        (b"# only a comment\n\n", 2),
+        (b"# only a comment\n\n", 1),
         (b'{"type": "setup", "game": "chess", "players": ["A", "B"]}\n', 1),
         (b'{"type": "setup", "game": "collector"', 1),
-        (b'\n[1, 2]\n', 2),
+        (b"\n[1, 2]\n", 2),
         (b'{"type": "setup", "game": "star-plus", "players": ["A", "B"]}\n\xff\xfe\n', 2),
         (b'{"type": "setup", "game": "star-plus", "players": ["A", "B"]}\n{"type": "nap"}\n', 2),
         (b'{"type": "setup", "game": "star-plus", "players": ["A", "B"], "first": NaN}\n', 1),
@@ -115,3 +117,24 @@ def test_stdin() -> None:
     data = (EXAMPLES / "catch-mag.jsonl").read_bytes()
     result = run("replay", "-", stdin=data)
     assert result.returncode == 0 and json.loads(result.stdout)["game"] == "catch-mag"
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    # `companion replay --trace log | head -1`: the reader leaves early. The pipe is
+    # shrunk to one page so the trace cannot fit in it and the writer must meet the close.
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
+    command = [sys.executable, "-m", "companion.cli", "replay", "--trace"]
+    with subprocess.Popen(
+        [*command, str(EXAMPLES / "star-catcher.jsonl")],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+    ) as proc:
+        os.close(write_end)
+        os.read(read_end, 10)
+        os.close(read_end)
+        assert proc.stderr is not None
+        stderr = proc.stderr.read().decode()
+        proc.wait(timeout=60)
+    assert "Traceback" not in stderr
+    assert proc.returncode == 141

@@ -20,6 +20,7 @@ from companion.games.match import Match
 from companion.tablelog import dump, replay_text
 from tests.playouts import random_match
 
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(
     max_examples=15,
