@@ -8,6 +8,7 @@ error. No input ever produces a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -99,13 +100,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="print one human line per event (who did what, what it scored) instead of JSON",
     )
     replay_cmd.set_defaults(handler=cmd_replay)
+
+    # Commands with their own option parsers, imported only when used (so `replay`
+    # never loads the web service or OpenCV).
+    for name, summary in DELEGATED.items():
+        delegated = commands.add_parser(name, help=summary[1], add_help=False)
+        delegated.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
+DELEGATED: dict[str, tuple[str, str]] = {
+    "serve": ("companion.service.cli", "run the table: live scoreboard and entry for every phone"),
+}
+
+
+def _delegate(name: str, argv: list[str]) -> int:
+    module = importlib.import_module(DELEGATED[name][0])
+    code: int = module.main(argv)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        if arguments and arguments[0] in DELEGATED:
+            return _delegate(arguments[0], arguments[1:])
+        args = parser.parse_args(arguments)
         code: int = args.handler(args, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130

@@ -65,7 +65,8 @@ install -d "$ROOT$PREFIX" "$ROOT$DATA" "$ROOT$CONF" \
 tar -C "$SRC" --exclude=.venv --exclude=.git --exclude=node_modules --exclude=__pycache__ \
   --exclude=data -cf - . | tar -C "$ROOT$PREFIX" -xf -
 system python3 -m venv --system-site-packages "$PREFIX/.venv"
-system "$PREFIX/.venv/bin/pip" install --quiet "$PREFIX"
+# Editable, so the simulator finds firmware/ beside hardware/ in the checkout.
+system "$PREFIX/.venv/bin/pip" install --quiet -e "$PREFIX"
 
 echo "== configuration in $ROOT$CONF"
 if [ ! -f "$ROOT$CONF/companion.toml" ]; then

@@ -1,0 +1,495 @@
+"""The FastAPI app: the JSON API, the live stream and the dashboard's files.
+
+>>> from pathlib import Path
+>>> app = create_app(Settings(data_dir=Path("/tmp/doctest-table"), mdns=False))
+>>> sorted(r.path for r in app.routes if getattr(r, "path", "").startswith("/api/auth"))
+['/api/auth', '/api/auth/pin', '/api/auth/whoami']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from companion.games.errors import IllegalEvent, MalformedEvent, TableEventError
+from companion.service.auth import AuthError, PinRateLimiter, TableAuth, TooManyAttempts
+from companion.service.join import MdnsAnnouncer, lan_address, qr_svg, table_url
+from companion.service.live import Hub, sse_frame
+from companion.service.queries import answer
+from companion.service.session import Conflict, NotFound, SessionError
+from companion.service.settings import Settings, SettingsError
+from companion.service.store import EventStore
+from companion.service.table import StatusError, TableService
+
+JSON = dict[str, Any]
+
+MAX_BODY_BYTES = 2_000_000
+PING_SECONDS = 15.0
+
+WEB_DIR = Path(str(resources.files("companion") / "web"))
+
+
+# -- request bodies ------------------------------------------------------------------
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PinRequest(_Body):
+    pin: str = Field(description="the table PIN shown on the host screen", max_length=32)
+    name: str = Field("", description="a name for this phone in the history", max_length=40)
+
+
+class NewPin(_Body):
+    pin: str = Field(description="the new PIN: 4 to 8 digits", max_length=32)
+
+
+class StartMatch(_Body):
+    game: str = Field(description="game id, e.g. star-catcher", max_length=40)
+    players: list[str] | None = Field(
+        None, description="names in clockwise order; default: the current table's players",
+        max_length=8,
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's setup options (dealer, first, rods, ...)"
+    )
+
+
+class EventRequest(_Body):
+    event: dict[str, Any] = Field(description="one table event, e.g. {'type': 'roll', ...}")
+    match: int | None = Field(None, description="the match it is for; default: the current one")
+
+
+class UndoRequest(_Body):
+    match: int | None = Field(None, description="the match; default: the current one")
+
+
+class CorrectionRequest(_Body):
+    event: dict[str, Any] = Field(description="the corrected event")
+
+
+class QueryRequest(_Body):
+    query: str = Field(description="legal-catches (Star Catcher); ace-choice, outcome (Collector)",
+                       max_length=40)
+    args: dict[str, Any] = Field(default_factory=dict, description="e.g. {'card': 'D7'}")
+    match: int | None = Field(None, description="the match; default: the current one")
+
+
+class StatusReport(_Body):
+    link: str = Field(description="connected, connecting, disconnected or absent")
+    message: str = Field("", max_length=200)
+    warnings: list[str] = Field(default_factory=list, max_length=10)
+
+
+# -- dependencies --------------------------------------------------------------------
+
+
+def get_table(request: Request) -> TableService:
+    table: TableService = request.app.state.table
+    return table
+
+
+def get_auth(request: Request) -> TableAuth:
+    auth: TableAuth = request.app.state.auth
+    return auth
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+class NotAuthorized(AuthError):
+    pass
+
+
+def require_player(
+    auth: Annotated[TableAuth, Depends(get_auth)],
+    token: Annotated[str | None, Depends(bearer_token)],
+) -> str:
+    """The name of the phone making a change; spectators get 401."""
+    holder = auth.holder(token)
+    if holder is None:
+        raise NotAuthorized(
+            "entering or changing anything needs the table PIN: send it to POST /api/auth "
+            "and pass the token as 'Authorization: Bearer <token>'"
+        )
+    return holder
+
+
+TableDep = Annotated[TableService, Depends(get_table)]
+AuthDep = Annotated[TableAuth, Depends(get_auth)]
+PlayerDep = Annotated[str, Depends(require_player)]
+
+
+# -- errors as plain 4xx messages -------------------------------------------------------
+
+
+def _problem(status: int, detail: str, expected: str | None = None,
+             headers: dict[str, str] | None = None) -> JSONResponse:
+    body: JSON = {"detail": detail}
+    if expected:
+        body["expected"] = expected
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        message = str(error.get("msg", "invalid"))
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "the request was not understood"
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        route = request.scope.get("route")
+        body = getattr(route, "body_field", None)
+        expected = None
+        if body is not None:
+            schema = getattr(body.field_info.annotation, "model_json_schema", None)
+            if schema is not None:
+                props = schema().get("properties", {})
+                expected = "a JSON object with " + ", ".join(
+                    f"'{k}'" + ("" if k in schema().get("required", []) else " (optional)")
+                    for k in props
+                )
+        return _problem(422, _describe_validation(exc), expected)
+
+    @app.exception_handler(MalformedEvent)
+    async def malformed(request: Request, exc: MalformedEvent) -> JSONResponse:
+        return _problem(400, str(exc))
+
+    @app.exception_handler(IllegalEvent)
+    async def illegal(request: Request, exc: IllegalEvent) -> JSONResponse:
+        return _problem(422, str(exc))
+
+    @app.exception_handler(TableEventError)
+    async def table_event(request: Request, exc: TableEventError) -> JSONResponse:
+        return _problem(400, str(exc))
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
+        return _problem(404, str(exc))
+
+    @app.exception_handler(Conflict)
+    async def conflict(request: Request, exc: Conflict) -> JSONResponse:
+        return _problem(409, str(exc))
+
+    @app.exception_handler(SessionError)
+    async def session_error(request: Request, exc: SessionError) -> JSONResponse:
+        return _problem(400, str(exc))
+
+    @app.exception_handler(TooManyAttempts)
+    async def too_many(request: Request, exc: TooManyAttempts) -> JSONResponse:
+        return _problem(429, str(exc), headers={"Retry-After": str(max(1, round(exc.wait)))})
+
+    @app.exception_handler(AuthError)
+    async def unauthorized(request: Request, exc: AuthError) -> JSONResponse:
+        return _problem(401, str(exc))
+
+    @app.exception_handler(SettingsError)
+    async def settings_error(request: Request, exc: SettingsError) -> JSONResponse:
+        return _problem(400, str(exc))
+
+    @app.exception_handler(StatusError)
+    async def status_error(request: Request, exc: StatusError) -> JSONResponse:
+        return _problem(400, str(exc))
+
+    @app.exception_handler(sqlite3.Error)
+    async def storage_error(request: Request, exc: sqlite3.Error) -> JSONResponse:
+        # Not the client's fault (disk full, card failing); nothing was changed.
+        return _problem(503, f"the table could not save this change ({exc}); nothing changed, "
+                             "try again", headers={"Retry-After": "2"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 404:
+            detail = f"nothing at {request.url.path}; the API is described at /docs"
+        return _problem(exc.status_code, detail, headers=getattr(exc, "headers", None))
+
+
+# -- the app ----------------------------------------------------------------------------
+
+
+TableAttachment = Callable[[TableService], AbstractContextManager[object]]
+"""Something the table runs while it is up (a board driver, a camera): given the
+table, it returns a context manager, entered after the table is loaded and exited
+at shutdown. It feeds the table with ``table.call_from_thread(table.add_event, ...)``
+and ``table.status_reporter(name)``."""
+
+
+def create_app(
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.time,
+    attachments: Sequence[TableAttachment] = (),
+) -> FastAPI:
+    """The table service for ``settings``; its lifespan owns the store, the hub and
+    the ``attachments`` (hardware), and closes them in reverse order."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = EventStore(settings.database)
+        hub = Hub(settings.subscriber_queue)
+        table = TableService(store, hub, clock)
+        table.loop = asyncio.get_running_loop()
+        limiter = PinRateLimiter(settings.pin_attempts, settings.pin_lockout_seconds, clock)
+        app.state.table = table
+        app.state.auth = TableAuth(store, limiter, settings.pin)
+        app.state.hub = hub
+        app.state.public_host = settings.public_host or (
+            settings.host if settings.host not in ("0.0.0.0", "::", "") else lan_address()
+        )
+        announcer: MdnsAnnouncer | None = None
+        if settings.mdns and settings.port:
+            announcer = MdnsAnnouncer(app.state.public_host, settings.port)
+            await asyncio.to_thread(announcer.start)
+        hardware = ExitStack()
+        for number, attach in enumerate(attachments, start=1):
+            try:
+                # Opening a port or a camera may block: keep the loop free meanwhile.
+                await asyncio.to_thread(hardware.enter_context, attach(table))
+            except Exception as exc:  # a missing board must not stop the table
+                table.report_status(f"hardware {number}", "absent", str(exc)[:200])
+        try:
+            yield
+        finally:
+            hub.close()
+            await asyncio.to_thread(hardware.close)
+            if announcer is not None:
+                await asyncio.to_thread(announcer.close)
+            store.close()
+
+    app = FastAPI(
+        title="Table Companion",
+        summary="The live table: matches, events, undo, corrections and the phone dashboard.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    _install_error_handlers(app)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return _problem(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
+        response: Response = await call_next(request)
+        return response
+
+    _add_api_routes(app)
+    _add_page_routes(app)
+    return app
+
+
+def _add_api_routes(app: FastAPI) -> None:
+    # Every handler is ``async def`` so it runs on the event loop: changes to the
+    # table are then applied one at a time, in journal order, with no locks.
+    @app.get("/api/state", tags=["table"])
+    async def state(table: TableDep) -> JSON:
+        """The whole table now: current match with its entries, the list of matches, status."""
+        return table.snapshot()
+
+    @app.get("/api/games", tags=["table"])
+    async def games(table: TableDep) -> list[JSON]:
+        """The games this companion has rules for."""
+        return list(table.snapshot()["games"])
+
+    @app.get("/api/stream", tags=["live"])
+    async def stream(table: TableDep) -> StreamingResponse:
+        """Server-sent events: a ``snapshot`` (the /api/state object) then ``change``
+        and ``status`` events, each with the table-wide ``seq``. A ``change`` with
+        ``from_seq`` other than the last seen ``seq`` + 1 means a gap: reconnect."""
+        sub = table.hub.subscribe()
+        first = sse_frame("snapshot", table.snapshot(), seq=table.session.seq)
+
+        async def frames() -> AsyncIterator[str]:
+            try:
+                yield "retry: 1000\n\n" + first
+                while True:
+                    frame = await sub.next(PING_SECONDS)
+                    yield ": ping\n\n" if frame is None else frame
+            except EOFError:
+                return
+            finally:
+                table.hub.unsubscribe(sub)
+
+        return StreamingResponse(
+            frames(), media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/api/auth", tags=["auth"])
+    async def exchange_pin(body: PinRequest, request: Request, auth: AuthDep,
+                     table: TableDep) -> JSON:
+        """Trade the table PIN for a token (keep it; send it as a Bearer token).
+        Wrong PINs from one address are rate-limited (429 with Retry-After)."""
+        client = request.client.host if request.client else "unknown"
+        label = body.name.strip() or f"phone {client}"
+        grant = auth.exchange(body.pin, client, label, table.now())
+        return {"token": grant.token, "name": grant.label}
+
+    @app.get("/api/auth/whoami", tags=["auth"])
+    async def whoami(auth: AuthDep, token: Annotated[str | None, Depends(bearer_token)]) -> JSON:
+        """Whether this token may change the table."""
+        holder = auth.holder(token)
+        return {"player": holder is not None, "name": holder}
+
+    @app.put("/api/auth/pin", tags=["auth"])
+    async def change_pin(body: NewPin, auth: AuthDep, table: TableDep, actor: PlayerDep,
+                   token: Annotated[str | None, Depends(bearer_token)]) -> JSON:
+        """Set a new table PIN. Every other phone must enter the new PIN again."""
+        assert token is not None
+        auth.change_pin(body.pin, token)
+        table.note_pin_change(actor)
+        return {"changed": True}
+
+    @app.post("/api/matches", tags=["matches"], status_code=201)
+    async def start_match(body: StartMatch, table: TableDep, actor: PlayerDep) -> JSON:
+        """Start a match (the next one at this table). Players default to the current ones."""
+        setup: JSON = {**body.options, "type": "setup", "game": body.game}
+        if body.players is not None:
+            setup["players"] = body.players
+        return table.start_match(setup, actor)
+
+    @app.get("/api/matches", tags=["matches"])
+    async def list_matches(table: TableDep) -> list[JSON]:
+        """Every match at this table, newest first."""
+        return [m.item() for m in reversed(table.session.matches.values())]
+
+    @app.get("/api/matches/{match_id}", tags=["matches"])
+    async def get_match(match_id: int, table: TableDep) -> JSON:
+        """One match with its entries (flagged ones included) and its summary."""
+        return table.session.match(match_id).view()
+
+    @app.post("/api/events", tags=["events"], status_code=201)
+    async def add_event(body: EventRequest, table: TableDep, actor: PlayerDep) -> JSON:
+        """Enter one table event. It is on disk before this answers."""
+        return table.add_event(body.event, actor, body.match)
+
+    @app.post("/api/events/check", tags=["events"])
+    async def check_event(body: EventRequest, table: TableDep) -> JSON:
+        """Would this event be accepted? Changes nothing; anyone may ask."""
+        try:
+            text = table.session.check_event(body.event, body.match)
+        except TableEventError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True, "text": text}
+
+    @app.post("/api/query", tags=["events"])
+    async def query(body: QueryRequest, table: TableDep) -> JSON:
+        """Ask the rules while entering an event: which catches a card allows (Star
+        Catcher ``legal-catches``), whether an Ace's value matters (Collector
+        ``ace-choice``), what a play would do (Collector ``outcome``)."""
+        record = table.session.match(body.match)
+        if record.match is None:
+            raise Conflict(f"match {record.id} cannot be asked: {record.error}")
+        try:
+            return answer(record.match, body.query, body.args)
+        except TableEventError:
+            raise
+        except (ValueError, LookupError, TypeError) as exc:
+            raise MalformedEvent(f"the query could not be answered: {exc}") from None
+
+    @app.post("/api/undo", tags=["events"])
+    async def undo(body: UndoRequest, table: TableDep, actor: PlayerDep) -> JSON:
+        """Take back the last event (recorded in the history, not erased)."""
+        return table.undo(actor, body.match)
+
+    @app.put("/api/matches/{match_id}/events/{entry_id}", tags=["events"])
+    async def edit_event(match_id: int, entry_id: int, body: CorrectionRequest,
+                   table: TableDep, actor: PlayerDep) -> JSON:
+        """Correct an earlier event. Later events that become illegal are flagged."""
+        return table.edit(match_id, entry_id, body.event, actor)
+
+    @app.delete("/api/matches/{match_id}/events/{entry_id}", tags=["events"])
+    async def delete_event(match_id: int, entry_id: int, table: TableDep, actor: PlayerDep) -> JSON:
+        """Delete an earlier event. Later events that become illegal are flagged."""
+        return table.delete(match_id, entry_id, actor)
+
+    @app.get("/api/matches/{match_id}/log.jsonl", tags=["matches"],
+             response_class=Response)
+    async def export_log(match_id: int, table: TableDep) -> Response:
+        """The match as a table log (JSON Lines). Flagged events appear as ``#`` comments."""
+        record = table.session.match(match_id)
+        import json
+
+        lines = [json.dumps(record.setup, ensure_ascii=False)]
+        for entry in record.entries:
+            text = json.dumps(entry.event, ensure_ascii=False)
+            lines.append(text if entry.error is None
+                         else f"# flagged ({entry.error.replace(chr(10), ' ')}): {text}")
+        return Response(
+            "\n".join(lines) + "\n", media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'},
+        )
+
+    @app.post("/api/matches/import", tags=["matches"], status_code=201)
+    async def import_log(request: Request, table: TableDep, actor: PlayerDep) -> JSON:
+        """Import a table log (the request body, JSON Lines) as a new match.
+        Refused whole, naming the line, if any line is malformed or illegal."""
+        raw = await request.body()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MalformedEvent("the table log must be UTF-8 text") from None
+        return table.import_log(text, actor)
+
+    @app.get("/api/history", tags=["table"])
+    async def history(table: TableDep, limit: int = 200, before: int | None = None) -> list[JSON]:
+        """The append-only journal, newest first: every change, who made it and when."""
+        return table.history(max(1, min(limit, 1000)), before)
+
+    @app.put("/api/status/{source}", tags=["live"])
+    async def report_status(source: str, body: StatusReport, table: TableDep,
+                      actor: PlayerDep) -> JSON:
+        """Report a board or camera link status (drivers in other processes)."""
+        table.report_status(source, body.link, body.message, body.warnings)
+        return {"status": table.status}
+
+    @app.get("/api/join", tags=["join"])
+    async def join(request: Request) -> JSON:
+        """The address phones should open (an IP address, for the QR code)."""
+        settings: Settings = request.app.state.settings
+        # The port this request actually reached (the settings may say 0: "any free port").
+        server = request.scope.get("server")
+        port = int(server[1]) if server and server[1] else settings.port
+        url = table_url(request.app.state.public_host, port)
+        return {"url": url, "qr": "/api/join/qr.svg"}
+
+    @app.get("/api/join/qr.svg", tags=["join"], response_class=Response)
+    async def join_qr(request: Request) -> Response:
+        """The join URL as an SVG QR code."""
+        return Response(qr_svg((await join(request))["url"]), media_type="image/svg+xml")
+
+
+def _add_page_routes(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    def manifest() -> FileResponse:
+        return FileResponse(WEB_DIR / "manifest.webmanifest",
+                            media_type="application/manifest+json")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

@@ -1,0 +1,1 @@
+"""The phone dashboard: static HTML, CSS and JavaScript served by the table service."""

@@ -1,0 +1,141 @@
+/* Per-game panels and entry forms for the dashboard.
+ * Each game: panel(summary, ui) -> HTML for its own state, defaultType(summary),
+ * and types: event type -> list of fields the entry form asks for.
+ * Field kinds are drawn by app.js (player, int, bool, choice, card, cards, hands,
+ * moths, catches, aces). Rules are never re-implemented here: legality comes from
+ * the server (/api/events/check and /api/query).
+ */
+"use strict";
+(function () {
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+  const chip = (card) => {
+    const star = card.includes("*") ? " star" : "";
+    const shape = card[0] === "D" ? " d" : card[0] === "C" ? " c" : "";
+    return `<span class="chip${star}${shape}">${esc(card)}</span>`;
+  };
+  const chips = (cards) => (cards && cards.length ? cards.map(chip).join("") : "<span class='pill'>none</span>");
+  const pstats = (s, ui, line) => `<div class="players-stats">${s.players.map((p) =>
+    `<div class="pstat" style="color:${ui.color(p)}"><b>${esc(p)}</b><div>${line(p)}</div></div>`).join("")}</div>`;
+  const player = {key: "player", kind: "player", label: "Player"};
+
+  const GAMES = {};
+
+  GAMES["star-catcher"] = {
+    setup: {key: "dealer", label: "Dealer (the player to the dealer's left starts)"},
+    panel(s, ui) {
+      const table = s.table_dealt ? chips(s.table) : "<span class='pill'>not dealt yet</span>";
+      return `<h2>Table cards</h2><div id="sc-table" class="big-cards">${table}</div>
+        <div class="row"><span class="pill">deck ${s.deck}</span><span class="pill">dealer ${esc(s.dealer)}</span>
+        <span class="pill">hand ${s.hand}/${s.hands_per_round}</span><span class="pill">bonus cards left ${s.bonus_left}</span></div>
+        ${pstats(s, ui, (p) => { const pile = s.piles[p];
+          return `hand ${s.hand_counts[p]} · pile ${pile.count} · ★ ${pile.stars} · no-star ${pile.non_star}
+            ${s.non_star_leaders.includes(p) ? "<span class='pill hot'>+3 lead</span>" : ""}<br>round so far ${s.live_scores[p]}`; })}`;
+    },
+    defaultType: (s) => (s.table_dealt ? "play" : "table"),
+    types: {
+      table: [{key: "cards", kind: "cards", label: "The 4 table cards", max: 4,
+        options: (s, cat) => cat.cards.filter((c) => c !== "M")}],
+      play: [player, {key: "card", kind: "card", label: "Card played"},
+        {key: "take", kind: "catches", label: "Catch", when: (d) => d.card && d.card !== "M"}],
+    },
+  };
+
+  GAMES["star-plus"] = {
+    setup: {key: "first", label: "Who starts"},
+    panel(s, ui) {
+      return `<div class="row" style="justify-content:space-around">
+          <div><h2>Target</h2><div id="sp-target" class="big-number">${s.target}</div></div>
+          <div><h2>Black Hole</h2><div class="big-number" id="sp-hole">${s.black_hole ? "OPEN" : "—"}</div></div></div>
+        <div class="row"><span class="pill">play ${s.min_cards}+ cards</span><span class="pill">${esc(s.direction)}</span>
+        <span class="pill">deck ${s.deck}</span></div>
+        ${pstats(s, ui, (p) => `hand ${s.hands[p]} · pile ${s.pile_counts[p]}`)}`;
+    },
+    defaultType: () => "play",
+    types: {
+      play: [player, {key: "cards", kind: "cards", label: "Cards played (they add up to the target)", max: 12, sum: true}],
+      draw: [player],
+    },
+  };
+
+  GAMES["catch-mag"] = {
+    setup: {key: "first", label: "Who starts"},
+    panel(s, ui) {
+      const cells = [];
+      for (let n = 1; n <= 30; n++) {
+        const rod = s.board[String(n)];
+        const joker = s.balls_on_board.includes(n);
+        const here = s.players.filter((p) => s.ships[p] === n);
+        const cls = rod ? ` rod-${rod}` : "";
+        cells.push(`<div class="space${cls}${joker ? " joker" : ""}" title="space ${n}"><span class="n">${n}</span>
+          ${here.map((p) => `<span class="ship" style="color:${ui.color(p)}">▲</span>`).join("")}</div>`);
+      }
+      return `<div id="cm-expected" class="check">${esc(s.expected || "")}</div>
+        <div class="board">${cells.join("")}</div>
+        ${pstats(s, ui, (p) => Object.entries(s.rows[p]).map(([c, k]) =>
+          `<span class="pill rod-${c}">${k}</span>`).join("") +
+          (s.kept_jokers[p].length ? `<br>jokers ${s.kept_jokers[p].join(", ")}` : "") + `<br>ship on ${s.ships[p]}`)}`;
+    },
+    defaultType: (s) => s.pending || "roll",
+    types: {
+      roll: [player, {key: "value", kind: "int", lo: 1, hi: 6, label: "Die"}],
+      catch: [player, {key: "success", kind: "bool", labels: ["Caught it", "Repelled"], label: "The rod"},
+        {key: "color", kind: "choice", label: "Row colour", options: (s, cat) => cat.colors,
+          when: (d, s) => d.success === true && !s.layout_known}],
+      joker: [player, {key: "use", kind: "choice", label: "Joker ball", options: () => ["keep", "swipe"]},
+        {key: "from", kind: "player", label: "Swipe from", when: (d) => d.use === "swipe", noDefault: true},
+        {key: "color", kind: "choice", label: "Rod colour", options: (s, cat) => cat.colors, when: (d) => d.use === "swipe"}],
+      "super-joker": [player, {key: "space", kind: "choice", label: "Take the rod on space",
+          options: (s) => Object.keys(s.board)},
+        {key: "color", kind: "choice", label: "Row colour", options: (s, cat) => cat.colors, when: (d, s) => !s.layout_known}],
+      "use-joker": [player, {key: "joker", kind: "choice", label: "Kept ball", options: (s) => (s.kept_jokers[s.turn] || []).map(String)},
+        {key: "from", kind: "player", label: "Swipe from", noDefault: true},
+        {key: "color", kind: "choice", label: "Rod colour", options: (s, cat) => cat.colors}],
+    },
+    coerce: {space: Number, joker: Number},
+  };
+
+  GAMES["cant-catch-harry"] = {
+    panel(s, ui) {
+      const rows = s.players.map((p) => {
+        const t = s.totals[p];
+        const pct = Math.max(0, Math.min(100, (t / s.target) * 100));
+        return `<div class="field"><div class="row" style="justify-content:space-between"><b style="color:${ui.color(p)}">${esc(p)}</b>
+          <span><b class="cch-total" data-player="${esc(p)}">${t}</b> / ${s.target}
+          ${s.can_win_next.includes(p) ? "<span class='pill hot'>can win</span>" : ""}</span></div>
+          <div class="bar-track"><div class="bar-fill" style="width:${pct}%;background:${ui.color(p)}"></div></div></div>`;
+      }).join("");
+      const last = s.last_round ? `<h2>Round ${s.last_round.number}</h2>${s.players.map((p) =>
+        `<div>${esc(p)}: ${esc(s.last_round.moths[p])} moth${s.last_round.sets[p] ? `, set of ${esc(s.last_round.sets[p])}` : ""}
+          → ${s.last_round.points[p].total >= 0 ? "+" : ""}${s.last_round.points[p].total}</div>`).join("")}` : "";
+      return `<h2>Race to ${s.target}</h2>${rows}${last}`;
+    },
+    defaultType: () => "round",
+    types: {
+      round: [{key: "hands", kind: "hands", label: "Final hands", max: () => 5},
+        {key: "moths", kind: "moths", label: "Moth grabbed"}],
+    },
+  };
+
+  GAMES["collector"] = {
+    setup: {key: "first", label: "Who starts"},
+    panel(s, ui) {
+      return `<h2>Targets</h2><div id="co-targets">${chips(s.targets)}</div>
+        <div class="row"><span class="pill">deck ${s.deck}</span>${s.end_reason ? `<span class="pill hot">${esc(s.end_reason)}</span>` : ""}</div>
+        ${pstats(s, ui, (p) => `hand ${s.hand_counts[p]} · ${s.collected_points[p]} pts<br>up ${s.collections[p].up.join(" ") || "—"}<br>down ${s.collections[p].down.length}`)}`;
+    },
+    defaultType: (s) => (s.awaiting_reveal ? "reveal" : "play"),
+    types: {
+      play: [player, {key: "target", kind: "choice", label: "Target", options: (s) => s.targets},
+        {key: "card", kind: "card", label: "Card played"},
+        {key: "second", kind: "card", label: "Second card (for a sum)", optional: true},
+        {key: "aces", kind: "aces", label: "Ace as 1 or 14?"},
+        {key: "flip", kind: "choice", label: "Turn face up (exactly half)", optional: true,
+          options: (s, cat, d) => (s.collections[d.player || s.turn] || {down: []}).down},
+        {key: "refill", kind: "cards", label: "New targets (after an equal card)", optional: true, max: 4}],
+      reveal: [{key: "hands", kind: "hands", label: "Cards left in hand", max: (s, p) => s.hand_counts[p]}],
+    },
+  };
+
+  window.GAMES = GAMES;
+  window.GAME_HELPERS = {esc, chip, chips};
+})();
