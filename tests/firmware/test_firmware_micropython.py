@@ -1,0 +1,152 @@
+"""The Pico firmware's logic under real MicroPython (1.27, WebAssembly port in node).
+
+Only ``machine.Pin`` is faked (tests/firmware/mpy/machine.py); the scan,
+debounce and protocol code is the file that is flashed to the Pico.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.boardmap import load_board_map
+from hardware.protocol import Changes, FrameDecoder, Heartbeat, Hello, Snapshot, encode
+from hardware.protocol import Command as HostCommand
+from hardware.tracker import BoardTracker
+from tests.hardware.rigs import FIRMWARE_DIR, FIRMWARE_TESTS, node_ready
+
+BOARD = load_board_map()
+DEBOUNCE = BOARD.debounce_scans
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _node() -> None:
+    if not node_ready():
+        pytest.fail("node and tests/firmware/node_modules are needed (npm ci in tests/firmware)")
+
+
+def run_micropython(steps: list[dict[str, Any]], tmp_path: Path) -> list[bytes]:
+    """The firmware's output for each step (boot output first), from MicroPython."""
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps(steps))
+    done = subprocess.run(
+        ["node", str(FIRMWARE_TESTS / "run_micropython.mjs"), str(FIRMWARE_DIR), str(scenario)],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return [bytes.fromhex(h) for h in json.loads(done.stdout)]
+
+
+def run_cpython(steps: list[dict[str, Any]]) -> list[bytes]:
+    """The same harness under CPython, for comparison."""
+    driver = (
+        "import sys, json\n"
+        f"sys.path[:0] = [{str(FIRMWARE_DIR)!r}, {str(FIRMWARE_TESTS / 'mpy')!r}]\n"
+        f"SCENARIO = {json.dumps(steps)!r}\n"
+        f"exec(open({str(FIRMWARE_TESTS / 'mpy' / 'harness.py')!r}).read())\n"
+        "print(RESULT)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", driver], capture_output=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return [bytes.fromhex(h) for h in json.loads(done.stdout)]
+
+
+def random_steps(seed: int, count: int) -> tuple[list[dict[str, Any]], list[set[int]]]:
+    """Steps that each change a few sensors and hold the change long enough to count."""
+    rng = random.Random(seed)
+    present = {BOARD.sensor(s).index for s in BOARD.initial_layout()}
+    boot = set(present)
+    steps: list[dict[str, Any]] = [{"boot": sorted(boot)}]
+    states = [set(present)]
+    for _ in range(count):
+        for index in rng.sample(range(len(BOARD.sensors)), rng.randint(1, 12)):
+            present ^= {index}
+        steps.append({"set": sorted(present), "scans": DEBOUNCE + rng.randint(0, 3)})
+        states.append(set(present))
+    return steps, states
+
+
+def test_firmware_bytes_decode_to_exactly_the_changes_made_on_its_pins(tmp_path: Path) -> None:
+    steps, states = random_steps(seed=4, count=25)
+    outputs = run_micropython(steps, tmp_path)
+    decoder = FrameDecoder()
+    tracker = BoardTracker(BOARD)
+    tracker.link_opened(now=0.0)
+    boot = decoder.feed(outputs[0])
+    assert isinstance(boot[0], Hello) and boot[0].map_hash == BOARD.map_hash
+    tracker.feed(boot, now=0.0)
+    assert tracker.state == "connected"
+    assert tracker.present == frozenset(states[0])
+    for i, output in enumerate(outputs[1:], start=1):
+        update = tracker.feed(decoder.feed(output), now=float(i))
+        expected = {(s, True) for s in states[i] - states[i - 1]}
+        expected |= {(s, False) for s in states[i - 1] - states[i]}
+        assert sorted(update.changes) == sorted(expected), f"step {i}"
+        assert update.requests == []
+    assert decoder.errors == decoder.discarded == 0
+    assert tracker.present == frozenset(states[-1])
+
+
+def test_changes_shorter_than_the_debounce_never_leave_the_board(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    bounced = sorted(set(initial) ^ {0, 40, 155})
+    steps: list[dict[str, Any]] = [{"boot": initial}]
+    for _ in range(5):  # bounce for DEBOUNCE - 1 scans, then steady again
+        steps += [{"set": bounced, "scans": DEBOUNCE - 1}, {"set": initial, "scans": 2}]
+    steps.append({"set": bounced, "scans": DEBOUNCE})
+    outputs = run_micropython(steps, tmp_path)
+    assert all(out == b"" for out in outputs[1:-1])
+    frames = FrameDecoder().feed(outputs[-1])
+    assert len(frames) == 1 and isinstance(frames[0], Changes)
+    assert sorted(frames[0].changes) == [(0, False), (40, True), (155, True)]
+
+
+def test_host_requests_get_a_snapshot_and_garbled_ones_are_ignored(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    snapshot_request = encode(HostCommand(3, "R")).decode()
+    hello_request = encode(HostCommand(4, "Q")).decode()
+    garbled = snapshot_request[:-3] + ("0" if snapshot_request[-3] != "0" else "1") + "\n"
+    outputs = run_micropython([
+        {"boot": initial},
+        {"host": "xxR\n" + garbled},
+        {"host": "noise" + snapshot_request},
+        {"host": hello_request},
+    ], tmp_path)
+    assert outputs[1] == b""
+    first = FrameDecoder().feed(outputs[2])
+    assert [type(f) for f in first] == [Snapshot]
+    assert isinstance(first[0], Snapshot)
+    assert first[0].present == frozenset(initial)
+    assert [type(f) for f in FrameDecoder().feed(outputs[3])] == [Hello, Snapshot]
+
+
+def test_a_heartbeat_every_second_reports_the_scan_rate(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    outputs = run_micropython([{"boot": initial}, {"scans": BOARD.scan_hz * 2 + 1}], tmp_path)
+    frames = FrameDecoder().feed(outputs[1])
+    beats = [f for f in frames if isinstance(f, Heartbeat)]
+    assert [b.uptime_s for b in beats] == [1, 2]
+    assert all(abs(b.scan_hz - BOARD.scan_hz) <= 1 for b in beats), beats  # scans per second
+    seqs = [f.seq for f in FrameDecoder().feed(outputs[0]) + frames]
+    assert seqs == list(range(len(seqs)))  # one numbering for every frame
+
+
+def test_micropython_and_cpython_send_the_same_bytes(tmp_path: Path) -> None:
+    steps, _ = random_steps(seed=9, count=10)
+    steps.append({"host": encode(HostCommand(0, "Q")).decode()})
+    assert run_micropython(steps, tmp_path) == run_cpython(steps)
+
+
+def test_every_firmware_file_compiles_under_micropython() -> None:
+    done = subprocess.run(
+        ["node", str(FIRMWARE_TESTS / "run_micropython.mjs"), str(FIRMWARE_DIR), "--compile"],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, b"ok"), done.stderr.decode()[-2000:]

@@ -1,0 +1,177 @@
+"""The serial path end to end: SimulatedBoard on a real pty, read by SerialBoard."""
+
+from __future__ import annotations
+
+import io
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.games.match import Match
+from hardware.boardmap import DEFAULT_PATH, load_board_map, parse_board_map
+from hardware.connect import SimulatedSerialBoard, find_board_port, make_source, setup_problems
+from hardware.serial_board import SerialBoard
+from hardware.simulated import SimulatedBoard, perform
+from hardware.sources import LinkStatus, SensorSource
+from hardware.watch import watch
+from tests.hardware.rigs import wait_changes, wait_for
+
+BOARD = load_board_map()
+
+
+@pytest.fixture
+def sim() -> Iterator[SimulatedBoard]:
+    with SimulatedBoard(BOARD, scan_hz=500, debounce_ms=16) as board:
+        yield board
+
+
+@pytest.fixture
+def source(sim: SimulatedBoard) -> Iterator[SerialBoard]:
+    with SerialBoard(sim.port, BOARD, retry_interval=0.05) as serial_board:
+        assert wait_for(lambda: serial_board.link_status.state == "connected")
+        yield serial_board
+
+
+def pairs(source: SensorSource, count: int) -> list[tuple[str, bool]]:
+    return [(c.sensor_id, c.present) for c in wait_changes(source, count)]
+
+
+def test_unplug_and_replug_restores_the_state_and_loses_nothing(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    statuses: list[LinkStatus] = []
+    source.subscribe_status(statuses.append)
+    sim.move("U5", "S1.red.1")
+    assert pairs(source, 2) == [("U5", False), ("S1.red.1", True)]
+    sim.unplug()
+    assert wait_for(lambda: source.link_status.state == "lost")
+    assert "lost the board" in source.link_status.detail
+    # hands keep playing while the cable is out
+    sim.lift("U6")
+    sim.place("S2.blue.1")
+    sim.lift("REST")
+    sim.replug()
+    assert wait_for(lambda: source.link_status.state == "connected")
+    assert pairs(source, 3) == [("U6", False), ("REST", False), ("S2.blue.1", True)]
+    assert source.snapshot() == sim.present
+    assert source.connects == 2
+    assert [s.state for s in statuses][-1] == "connected"
+    assert "lost" in [s.state for s in statuses]
+    sim.place("REST")  # and the link works as before
+    assert pairs(source, 1) == [("REST", True)]
+
+
+def test_garbage_on_the_line_resyncs_without_a_phantom_change(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    sim.inject(b"\x00\xff\xfeHC99zz\nS0102\nMicroPython v1.27.0\r\n")
+    assert wait_for(lambda: source.decoder.discarded > 0)
+    assert wait_for(lambda: source.link_status.state == "connected")
+    sim.lift("U9")
+    assert pairs(source, 1) == [("U9", False)]
+    assert source.drain() == []
+    assert source.snapshot() == sim.present
+
+
+def test_lost_frames_are_noticed_and_made_good_by_a_snapshot(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    statuses: list[str] = []
+    source.subscribe_status(lambda s: statuses.append(s.state))
+    sim.drop_frames(1)
+    sim.lift("U3")  # this change frame is lost on the wire
+    sim.settle()
+    sim.lift("U4")  # its sequence number reveals the gap
+    assert sorted(pairs(source, 2)) == [("U3", False), ("U4", False)]
+    assert "resyncing" in statuses
+    assert source.snapshot() == sim.present
+
+
+def test_a_frozen_board_is_reported_lost_then_found_again(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    sim.hang()
+    assert wait_for(lambda: source.link_status.state == "lost", timeout=4)
+    assert "stopped answering" in source.link_status.detail
+    sim.lift("U10")  # moved while the board was frozen
+    sim.hang(False)
+    assert wait_for(lambda: source.link_status.state == "connected", timeout=4)
+    assert pairs(source, 1) == [("U10", False)]
+
+
+def test_the_source_waits_for_a_board_that_is_not_there_yet(tmp_path: Path) -> None:
+    link_dir = tmp_path / "by-id"
+    with SimulatedBoard(BOARD, link_dir=link_dir, scan_hz=500, debounce_ms=16) as probe:
+        port = probe.port  # the stable path, before any board is plugged in
+    with SerialBoard(port, BOARD, retry_interval=0.05) as source:
+        assert wait_for(lambda: "no board on" in source.link_status.detail)
+        waiting = source.link_status
+        assert waiting.state == "lost"
+        with SimulatedBoard(BOARD, link_dir=link_dir, scan_hz=500, debounce_ms=16) as sim:
+            assert wait_for(lambda: source.link_status.state == "connected")
+            assert source.snapshot() == sim.present
+
+
+def test_firmware_for_another_board_map_is_refused_with_advice() -> None:
+    data = tomllib.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    data["sensors"][0]["channel"], data["sensors"][1]["channel"] = 1, 0
+    other = parse_board_map(data)
+    with SimulatedBoard(other, scan_hz=500) as sim, \
+            SerialBoard(sim.port, BOARD, retry_interval=0.05) as source:
+        assert wait_for(lambda: "flash the Pico again" in source.link_status.detail)
+        assert source.link_status.state == "lost"
+        assert source.snapshot() == frozenset()
+
+
+def test_a_snapshot_can_be_requested_at_any_time(sim: SimulatedBoard,
+                                                 source: SerialBoard) -> None:
+    before = sim.bytes_sent
+    source.request_snapshot()
+    assert wait_for(lambda: sim.bytes_sent - before >= 47)  # one snapshot line
+    assert source.link_status.state == "connected"
+    assert source.drain() == []
+
+
+def test_the_sim_source_owns_its_simulator() -> None:
+    with make_source("sim", BOARD) as source:
+        assert isinstance(source, SimulatedSerialBoard)
+        assert wait_for(lambda: source.link_status.state == "connected")
+        source.simulator.lift("REST")
+        assert pairs(source, 1) == [("REST", False)]
+        assert setup_problems(BOARD, source.snapshot()) == [
+            "nothing seen on the Catch Mag's rest: the Catch Mag belongs there "
+            "(or its sensor is dead)"]
+    assert not source.simulator.plugged
+
+
+def test_auto_finds_the_most_stable_name_first(tmp_path: Path) -> None:
+    (tmp_path / "ttyACM0").touch()
+    best = tmp_path / "usb-MicroPython_Board_in_FS_mode_e6614c-if00"
+    best.touch()
+    patterns = [str(tmp_path / "*MicroPython*"), str(tmp_path / "ttyACM*")]
+    assert find_board_port(patterns) == str(best)
+    assert find_board_port([str(tmp_path / "nothing*")]) is None
+
+
+def test_the_watch_tool_reports_the_link_and_the_setup() -> None:
+    out = io.StringIO()
+    assert watch("sim", 0.2, out) == 0
+    text = out.getvalue()
+    assert "link: connected" in text
+    assert "36 magnets seen; no differences from a new game's setup" in text
+    assert text.rstrip().endswith("link: lost (closed)")
+
+
+def test_perform_plays_physical_events_and_hands_back_the_phones(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    match = Match({"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]})
+    roll = {"type": "roll", "player": "Ann", "value": 4}
+    assert perform(sim, roll, match.state) is False  # the phone sends rolls
+    match.push(roll)
+    catch = {"type": "catch", "player": "Ann", "success": True, "color": "red"}
+    assert perform(sim, catch, match.state) is True
+    assert pairs(source, 4) == [("REST", False), ("U5", False), ("S1.red.1", True),
+                                ("REST", True)]
