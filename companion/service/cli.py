@@ -10,11 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from companion.config import CompanionConfig, find_config, load_config
+from companion.inputs import board_override, build_attachments, camera_override
 from companion.service.app import create_app
 from companion.service.auth import PinRateLimiter, TableAuth
 from companion.service.join import lan_address, qr_terminal, table_url
 from companion.service.server import TableServer
-from companion.service.settings import Settings, SettingsError
+from companion.service.settings import Settings
 from companion.service.store import EventStore
 
 
@@ -38,30 +40,42 @@ def build_parser() -> argparse.ArgumentParser:
                         help="address phones should use (default: this machine's LAN IP)")
     parser.add_argument("--no-mdns", action="store_true",
                         help="do not announce the table on mDNS")
+    parser.add_argument("--board", default=None, metavar="SOURCE",
+                        help="Catch Mag board: sim, gpio, none, auto (find the Pico) or a "
+                             "serial device path (default from the configuration: sim)")
+    parser.add_argument("--camera", default=None, metavar="SOURCE",
+                        help="card camera: sim, webcam[:INDEX], picamera2, none, or a video "
+                             "file / image folder (default from the configuration: sim)")
+    parser.add_argument("--demo", action="store_true",
+                        help="bots play a full match of the chosen game through the board "
+                             "and camera paths, at human pace, to watch on the dashboard")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="demo pace multiplier (2 plays twice as fast; default 1)")
+    parser.add_argument("--game", default=None,
+                        help="with --demo: the game the bots start (default: catch-mag)")
     return parser
 
 
-def settings_from(args: argparse.Namespace) -> Settings:
-    """Settings from the configuration file (if any), the environment, then the options."""
-    given: dict[str, object] = {
+def config_from(args: argparse.Namespace) -> CompanionConfig:
+    """The configuration file (if any), the environment, then the command-line options."""
+    table: dict[str, object] = {
         key: value for key, value in {
             "host": args.host, "port": args.port, "data_dir": args.data_dir, "pin": args.pin,
             "public_host": args.public_host,
         }.items() if value is not None
     }
     if args.no_mdns:
-        given["mdns"] = False
-    try:
-        from companion.config import find_config, load_config
-    except ImportError:  # the shared configuration module is optional here
-        if args.config is not None:
-            raise SettingsError("--config needs the companion.config module") from None
-        return Settings(
-            data_dir=args.data_dir or Path("data"), host=args.host or "0.0.0.0",
-            port=8000 if args.port is None else args.port, pin=args.pin,
-            public_host=args.public_host, mdns=not args.no_mdns,
-        )
-    table = load_config(find_config(args.config), table=given).table
+        table["mdns"] = False
+    overrides: dict[str, dict[str, object]] = {"table": table}
+    if args.board is not None:
+        overrides["board"] = board_override(args.board)
+    if args.camera is not None:
+        overrides["camera"] = camera_override(args.camera)
+    return load_config(find_config(args.config), **overrides)
+
+
+def settings_from(config: CompanionConfig) -> Settings:
+    table = config.table
     return Settings(data_dir=table.data_dir, host=table.host, port=table.port, pin=table.pin,
                     public_host=table.public_host, mdns=table.mdns)
 
@@ -69,8 +83,15 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def main(argv: list[str]) -> int:
     """Run until interrupted; 0 on a clean stop, 2 on bad options or an unusable data dir."""
     args = build_parser().parse_args(argv)
+    if args.speed <= 0:
+        print("companion serve: --speed must be a positive number, e.g. 2", file=sys.stderr)
+        return 2
     try:
-        settings = settings_from(args)
+        config = config_from(args)
+        settings = settings_from(config)
+        attachments = build_attachments(
+            config, demo=args.demo, speed=args.speed, game=args.game
+        )
         # Settle the PIN now so it can be printed before the first phone arrives.
         with EventStore(settings.database) as store:
             limiter = PinRateLimiter(settings.pin_attempts, settings.pin_lockout_seconds,
@@ -86,7 +107,8 @@ def main(argv: list[str]) -> int:
     print(f"Table Companion is serving at {url}", flush=True)
     print(qr_terminal(url), flush=True)
     print(f"Table PIN: {pin}   (history: {settings.database})", flush=True)
-    server = TableServer(create_app(settings), settings.host, settings.port, log_level="warning")
+    app = create_app(settings, attachments=attachments)
+    server = TableServer(app, settings.host, settings.port, log_level="warning")
     try:
         server.run()
     except KeyboardInterrupt:

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games import GAME_IDS, rules_for
 from companion.service.live import Hub, sse_frame
@@ -26,6 +26,7 @@ from companion.service.session import (
 from companion.service.store import EventStore, JournalRecord
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 LINK_STATES = ("connected", "connecting", "resyncing", "lost", "disconnected", "absent")
 """Link states a board or camera may report; the dashboard shows a banner unless ``connected``.
@@ -237,13 +238,18 @@ class TableService:
         Returns what :meth:`add_event` returns; a refusal raises its
         :class:`TableEventError` in the calling thread.
         """
+        return self.run_from_thread(lambda: self.add_event(event, actor), timeout)
+
+    def run_from_thread(self, function: Callable[[], T], timeout: float = 5.0) -> T:
+        """Run ``function()`` on the event loop and wait for its result (for driver and
+        bot threads: the session may only be read or changed on the loop)."""
         if self.loop is None:
             raise Conflict("the table service is not running")
 
-        async def enter() -> JSON:
-            return self.add_event(event, actor)
+        async def run() -> T:
+            return function()
 
-        return asyncio.run_coroutine_threadsafe(enter(), self.loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
 
     def call_from_thread(self, function: Callable[..., Any], *args: Any) -> None:
         """Run ``function(*args)`` on the event loop (for driver threads)."""

@@ -1,0 +1,421 @@
+"""The Catch Mag board as a table input: sensor changes in, table events out.
+
+:class:`BoardFeed` is a table attachment (see :mod:`companion.inputs`). While the
+service runs it holds the sensor source open (the Pico over serial, the Pi's
+GPIO, or the simulated board), shows the link state and any "put it back"
+warnings on the dashboard as the ``board`` status, and runs one thread that
+feeds every sensor change to :class:`~hardware.interpreter.CatchMagInterpreter`
+with the current match's state and enters what it recognises with
+``actor="board"``, through the same rules check as a phone's entry.
+
+Threads: the source's reader thread only queues changes and link reports; the
+feed thread does the interpreting. It never reads the table from its own
+thread: the current match's (immutable) state is fetched on the event loop,
+and events go in with :meth:`TableService.submit_from_thread`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.config import BoardSection
+from companion.games.errors import TableEventError
+from companion.service.session import SessionError
+from hardware.boardmap import BoardMap, load_board_map
+from hardware.connect import make_source, setup_problems
+from hardware.interpreter import BoardWarning, CatchMagInterpreter
+from hardware.simulated import SimulatedBoard
+from hardware.simulated import perform as perform_on_board
+from hardware.sources import LinkStatus, SensorChange, SensorSource
+
+if TYPE_CHECKING:
+    from companion.service.table import TableService
+
+log = logging.getLogger(__name__)
+
+GAME = "catch-mag"
+ACTOR = "board"
+STATUS_SOURCE = "board"
+TICK_SECONDS = 1.0
+"""How often the interpreter is told that time passed (it reports strays after 0.5 s)."""
+NOTICE_SECONDS = 20.0
+"""How long a warning not tied to a misplaced magnet stays up if nobody acts on it."""
+LOOP_TIMEOUT = 5.0
+"""How long the feed thread waits for the event loop before giving up on one step."""
+
+
+@dataclass(frozen=True)
+class CurrentMatch:
+    """What the feed needs to know about the table's current match, read on the event loop."""
+
+    match_id: int
+    game: str | None
+    state: Any
+    """The rules engine's state (immutable), or ``None`` when the match cannot take events."""
+    events: int = 0
+    """Events entered in the match so far."""
+
+
+@dataclass
+class _Shown:
+    warning: BoardWarning
+    tracked: bool
+    """Tied to a magnet the interpreter lists as misplaced: it stays until that is put right."""
+    shown_at: float
+    setup: bool = False
+    """The board is not set up for the new match: it stays until it is, or play starts."""
+
+
+def _spec(config: BoardSection) -> str:
+    """The :func:`hardware.connect.make_source` spec for a ``[board]`` section.
+
+    >>> _spec(BoardSection(source="serial", device="/dev/catch-mag"))
+    '/dev/catch-mag'
+    >>> _spec(BoardSection(source="gpio"))
+    'gpio'
+    """
+    return config.device if config.source == "serial" else config.source
+
+
+class BoardFeedError(ValueError):
+    """The board feed cannot be used as asked (no source configured)."""
+
+
+class BoardFeed:
+    """The Catch Mag board, attached to a running table.
+
+    ``BoardFeed(config)(table)`` is a context manager: entering opens the
+    sensor source and starts the feed thread, leaving stops both promptly.
+    ``source_factory`` replaces :func:`hardware.connect.make_source` (tests).
+    """
+
+    def __init__(self, config: BoardSection, *,
+                 source_factory: Callable[[str, BoardMap], SensorSource] | None = None,
+                 tick_seconds: float = TICK_SECONDS) -> None:
+        if config.source == "none":
+            raise BoardFeedError("the [board] source is 'none': there is no board to attach")
+        self.config = config
+        self.board = load_board_map(config.map)
+        self.source_factory = source_factory or make_source
+        self.tick_seconds = tick_seconds
+        self.source: SensorSource | None = None
+        self._feed: _Feed | None = None
+
+    def __call__(self, table: TableService) -> AbstractContextManager[BoardFeed]:
+        return self._running(table)
+
+    @contextmanager
+    def _running(self, table: TableService) -> Iterator[BoardFeed]:
+        source = self.source_factory(_spec(self.config), self.board)
+        feed = _Feed(table, source, self.board, self.tick_seconds)
+        # Subscribe before opening so the first link report and the first snapshot are seen.
+        unsubscribe = [source.subscribe(feed.on_change), source.subscribe_status(feed.on_status)]
+        try:
+            source.open()
+            self.source, self._feed = source, feed
+            feed.start()
+            yield self
+        finally:
+            for stop in unsubscribe:
+                stop()
+            feed.stop()
+            source.close()
+            self.source, self._feed = None, None
+
+    @property
+    def simulator(self) -> SimulatedBoard | None:
+        """The simulated board's hands while a ``sim`` source runs, else ``None``."""
+        simulator = getattr(self.source, "simulator", None)
+        return simulator if isinstance(simulator, SimulatedBoard) else None
+
+    def perform(self, event: Mapping[str, Any], state: Any,
+                stations: Mapping[str, int] | None = None) -> bool:
+        """Make the simulated hands do ``event`` on the board (demo bots, end-to-end tests).
+
+        ``state`` is the Catch Mag state before the event. Returns ``False`` when
+        the board cannot show it: a phone-only event (a roll, a declined super
+        joker), or no simulated board running; send such events another way.
+        """
+        simulator = self.simulator
+        if simulator is None:
+            return False
+        return perform_on_board(simulator, event, state, stations)
+
+    @property
+    def following(self) -> int | None:
+        """The Catch Mag match whose events the board enters now, or ``None``."""
+        feed = self._feed
+        return feed.match_id if feed is not None else None
+
+    @property
+    def picture(self) -> frozenset[str] | None:
+        """The sensors the feed believes see a magnet (``None`` before the board synced)."""
+        feed = self._feed
+        return feed.picture if feed is not None else None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warnings on the dashboard now (empty when the feed is not running)."""
+        feed = self._feed
+        return feed.warning_texts() if feed is not None else []
+
+
+_STOP = object()
+
+
+class _Feed:
+    """The feed thread: interprets changes against the current match and enters events."""
+
+    def __init__(self, table: TableService, source: SensorSource, board: BoardMap,
+                 tick_seconds: float) -> None:
+        self.table = table
+        self.source = source
+        self.board = board
+        self.tick_seconds = tick_seconds
+        self.interpreter = CatchMagInterpreter(board)
+        self.picture: frozenset[str] | None = None
+        """The sensors seen, as of the last change handled; ``None`` before the first sync."""
+        self.match_id: int | None = None
+        """The Catch Mag match the interpreter follows, or ``None`` (changes only tracked)."""
+        self.awaiting_setup = False
+        """A new match waits for the board to be set up: changes are tracked, not interpreted."""
+        self.link = LinkStatus("lost", "opening the board")
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._shown: list[_Shown] = []
+        self._lock = threading.Lock()
+        self._reported: tuple[str, str, tuple[str, ...]] | None = None
+        self._thread = threading.Thread(target=self._run, name="board-feed", daemon=True)
+
+    # -- from the source's reader thread: only queue ------------------------------
+
+    def on_change(self, change: SensorChange) -> None:
+        self._queue.put(change)
+
+    def on_status(self, status: LinkStatus) -> None:
+        # Read now, in the reader thread: the source's belief exactly as of this report.
+        self._queue.put((status, self.source.snapshot()))
+
+    # -- life --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._queue.put(_STOP)
+        if self._thread.is_alive():
+            self._thread.join(timeout=LOOP_TIMEOUT + 1)
+
+    def warning_texts(self) -> list[str]:
+        with self._lock:
+            return [s.warning.message for s in self._shown]
+
+    def _run(self) -> None:
+        next_tick = time.monotonic() + self.tick_seconds
+        while True:
+            try:
+                item = self._queue.get(timeout=max(0.0, next_tick - time.monotonic()))
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, SensorChange):
+                    self._on_change(item)
+                elif isinstance(item, tuple):
+                    self._on_status(*item)
+                if time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + self.tick_seconds
+                    self._on_tick()
+                self._report()
+            except Exception:  # a bug or a stopped loop must not end the feed: log, carry on
+                log.exception("the board feed failed on %r", item)
+
+    # -- the table, read and written on its event loop ----------------------------------
+
+    def _current(self) -> CurrentMatch | None:
+        table = self.table
+
+        async def read() -> CurrentMatch | None:
+            session = table.session
+            if session.current is None:
+                return None
+            record = session.matches[session.current]
+            game = record.setup.get("game")
+            state = record.match.state if record.match is not None else None
+            return CurrentMatch(record.id, game if isinstance(game, str) else None, state,
+                                len(record.entries))
+
+        loop = table.loop
+        if loop is None or loop.is_closed():
+            return None
+        return asyncio.run_coroutine_threadsafe(read(), loop).result(LOOP_TIMEOUT)
+
+    def _follow(self, current: CurrentMatch | None) -> Any:
+        """The Catch Mag state to interpret against, or ``None``; resyncs on a new match."""
+        if current is None or current.game != GAME or current.state is None:
+            if self.match_id is not None:
+                self.match_id = None
+                self.awaiting_setup = False
+                self._set_warnings([])
+            return None
+        picture = self.picture or frozenset()
+        if current.match_id != self.match_id:
+            # A new Catch Mag match (or another one made current): start from the board
+            # as it is now, with nothing in flight and no old warnings.
+            self.match_id = current.match_id
+            self.interpreter.reset(picture)
+            self._set_warnings([])
+            self.awaiting_setup = False
+            if current.events == 0 and setup_problems(self.board, picture):
+                # Setting the board up moves rods in ways no rule allows: wait for it
+                # rather than warn about every move.
+                self.awaiting_setup = True
+                self._check_setup()
+        elif self.awaiting_setup and current.events > 0:
+            self._end_setup()  # play started anyway (a dead sensor, say): follow from here
+        return current.state
+
+    def _check_setup(self) -> None:
+        """While waiting for the set-up: say what is left to do, or end the wait."""
+        problems = setup_problems(self.board, self.picture or frozenset())
+        if not problems:
+            self._end_setup()
+            return
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        shown = _Shown(BoardWarning(f"set the board up for a new game: {problems[0]}{more}"),
+                       True, time.monotonic(), setup=True)
+        with self._lock:
+            self._shown = [shown, *(s for s in self._shown if not s.setup)]
+
+    def _end_setup(self) -> None:
+        self.awaiting_setup = False
+        self.interpreter.reset(self.picture or frozenset())
+        with self._lock:
+            self._shown = [s for s in self._shown if not s.setup]
+
+    # -- handling ------------------------------------------------------------------------
+
+    def _on_change(self, change: SensorChange) -> None:
+        if self.picture is None:
+            self.picture = self.source.snapshot()
+        state = self._follow(self._current())  # a resync uses the picture before this change
+        before = self.picture
+        self.picture = (before | {change.sensor_id} if change.present
+                        else before - {change.sensor_id})
+        self._drop_acted_on(change.sensor_id)
+        if state is None:
+            return
+        if self.awaiting_setup:
+            self._check_setup()
+            return
+        accepted = False
+        readings = self.interpreter.feed(change, state)
+        log.debug("board change %s %s: %s", change.sensor_id,
+                  "placed" if change.present else "lifted", readings)
+        for reading in readings:
+            if isinstance(reading, BoardWarning):
+                self._warn(reading)
+            else:
+                accepted = self._submit(reading) or accepted
+        self._tidy(event_accepted=accepted)
+
+    def _submit(self, event: dict[str, Any]) -> bool:
+        described = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
+        try:
+            self.table.submit_from_thread(event, actor=ACTOR, timeout=LOOP_TIMEOUT)
+        except (TableEventError, SessionError) as refusal:
+            # The table moved on between reading the state and entering (a phone's undo).
+            self._warn(BoardWarning(f"the board saw a {event.get('type')} ({described}) but the "
+                                    f"table refused it: {refusal}; enter it on a phone if it "
+                                    "was right"))
+            return False
+        except TimeoutError:
+            log.warning("the table did not answer in time for %r", event)
+            self._warn(BoardWarning(f"the board saw a {event.get('type')} ({described}) but the "
+                                    "table did not confirm it in time: check the match on a "
+                                    "phone"))
+            return False
+        return True
+
+    def _on_status(self, status: LinkStatus, snapshot: frozenset[str]) -> None:
+        self.link = status
+        if status.state == "connected" and self.picture is None:
+            # The first sync: the source reports no changes for it, only this snapshot.
+            self.picture = snapshot
+            if self.match_id is not None:
+                self.interpreter.reset(snapshot)
+                if self.awaiting_setup:
+                    self._check_setup()
+
+    def _on_tick(self) -> None:
+        state = self._follow(self._current())
+        now = time.monotonic()
+        if state is not None and not self.awaiting_setup:
+            for reading in self.interpreter.tick(now):
+                if isinstance(reading, BoardWarning):
+                    self._warn(reading)
+        with self._lock:
+            self._shown = [s for s in self._shown
+                           if s.tracked or now - s.shown_at < NOTICE_SECONDS]
+
+    # -- warnings --------------------------------------------------------------------------
+
+    def _warn(self, warning: BoardWarning) -> None:
+        misplaced = self.interpreter.misplaced
+        tracked = any(s in misplaced for s in warning.sensors)
+        with self._lock:
+            self._shown = [s for s in self._shown if s.warning.message != warning.message]
+            self._shown.append(_Shown(warning, tracked, time.monotonic()))
+            del self._shown[:-10]  # the dashboard shows at most ten
+
+    def _set_warnings(self, shown: list[_Shown]) -> None:
+        with self._lock:
+            self._shown = shown
+
+    def _drop_acted_on(self, sensor_id: str) -> None:
+        """A notice about a sensor goes once someone touches that sensor."""
+        with self._lock:
+            self._shown = [s for s in self._shown
+                           if s.tracked or sensor_id not in s.warning.sensors]
+
+    def _tidy(self, event_accepted: bool) -> None:
+        """Take down warnings the board has been put right for."""
+        misplaced = self.interpreter.misplaced
+        picture = self.picture or frozenset()
+
+        def still_wrong(shown: _Shown) -> bool:
+            if shown.setup:
+                return True  # until the board is set up or play starts (see _follow)
+            sensors = shown.warning.sensors
+            if any(s in misplaced for s in sensors):
+                return True
+            if event_accepted:
+                return False
+            if not shown.tracked:
+                return True
+            # Lifted from where it should not be: up until it is back where it belongs.
+            return len(sensors) > 1 and sensors[1] not in picture
+
+        with self._lock:
+            self._shown = [s for s in self._shown if still_wrong(s)]
+
+    def _report(self) -> None:
+        link = self.link
+        warnings = tuple(self.warning_texts())
+        current = (link.state, link.detail, warnings)
+        if current == self._reported:
+            return
+        self._reported = current
+        loop = self.table.loop
+        if loop is None or loop.is_closed():
+            return
+        self.table.call_from_thread(self.table.report_status, STATUS_SOURCE, link.state,
+                                    link.detail, list(warnings))
