@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/companion replay --trace examples/star-catcher.jsonl
+	$(BIN)/companion serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

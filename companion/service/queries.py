@@ -33,7 +33,7 @@ def catalog(game_id: str) -> JSON:
     except ImportError:
         return {}
     if game_id == "star-catcher":
-        cards = sorted({str(c) for c in module._simulation_deck()},
+        cards = sorted({str(c) for c in module.SIMULATION_DECK},
                        key=lambda n: (n[0] != "D", n == "M", n))
         return {"cards": cards}
     if game_id == "star-plus":
