@@ -1,0 +1,390 @@
+"""Game adapters: stable table-state changes into table events for the engines.
+
+An adapter owns no rules: it proposes the event the camera saw to the
+match, and the engine judges it. A refused reading becomes a warning for
+the dashboard (and a question for the phone), never a score.
+
+Star Catcher: a new card in the centre is the current player's play; the
+cards that leave the centre together with it are its catch. A played card
+still on the table when the next card arrives was not a catch. The first
+four cards of a round are the ``table`` deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.errors import TableEventError
+from companion.games.match import Match
+from vision.tracker import Change, TableCard, TableState
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class StarCatcherAdapter:
+    """Turns what the camera sees in the centre zone into ``table`` and ``play`` events."""
+
+    match: Match
+    zone: str = "centre"
+    warnings: list[str] = field(default_factory=list)
+    centre: dict[int, TableCard] = field(default_factory=dict)
+    pending: TableCard | None = None
+    _stale: set[int] = field(default_factory=set)  # tracks left over from an earlier round
+
+    def _push(self, event: JSON) -> list[JSON]:
+        try:
+            self.match.push(event)
+        except TableEventError as exc:
+            self.warnings.append(f"the camera saw {_say(event)}, which the rules refuse: {exc}")
+            return []
+        return [event]
+
+    def _needs_table(self) -> bool:
+        summary = self.match.summary()
+        return not summary["finished"] and not summary.get("table_dealt", True)
+
+    def on_change(self, change: Change) -> list[JSON]:
+        """The events one stable change implies (already applied to the match)."""
+        if self.match.finished:
+            return []
+        added_tracks = {c.track for c in change.added}
+        removed_tracks = {c.track for c in change.removed}
+        events: list[JSON] = []
+        for c in change.removed:
+            if c.track not in added_tracks:
+                self.centre.pop(c.track, None)
+        arrived: list[TableCard] = []
+        for c in change.added:
+            if c.zone != self.zone:
+                continue
+            if c.track in removed_tracks:  # the same card, read better now
+                self.centre[c.track] = c
+                if self.pending is not None and self.pending.track == c.track:
+                    self.pending = c
+                continue
+            self.centre[c.track] = c
+            arrived.append(c)
+        left = [c for c in change.removed if c.track not in added_tracks and c.zone == self.zone]
+
+        if self._needs_table():
+            self.pending = None
+            return events + self._try_table()
+        if self.pending is not None and any(c.track == self.pending.track for c in left):
+            events += self._play(self.pending, [c for c in left if c.track != self.pending.track])
+            self.pending = None
+        elif left:
+            self.warnings.append(
+                f"{len(left)} card(s) left the table without a card being played; "
+                "please enter this play on the phone")
+        if arrived:
+            if self.pending is not None and self.pending.track in self.centre:
+                events += self._play(self.pending, [])  # it stayed: no catch
+                self.pending = None
+            if len(arrived) > 1:
+                self.warnings.append(f"{len(arrived)} cards appeared at once; play one card "
+                                     "at a time, or enter the play on the phone")
+            else:
+                self.pending = arrived[0]
+        return events
+
+    def flush(self) -> list[JSON]:
+        """The pending play as a no-catch play (the last card of a hand, say)."""
+        if self.pending is None or self.pending.track not in self.centre:
+            return []
+        card, self.pending = self.pending, None
+        return self._play(card, [])
+
+    def _try_table(self) -> list[JSON]:
+        fresh = [c for n, c in self.centre.items() if n not in self._stale]
+        if len(fresh) != 4 or len(self.centre) != 4:
+            return []
+        if any(c.card is None for c in fresh):
+            return []  # wait for a better read
+        return self._push({"type": "table", "cards": [c.card for c in fresh]})
+
+    def _play(self, played: TableCard, taken: list[TableCard]) -> list[JSON]:
+        player = self.match.turn
+        if player is None:
+            return []
+        if played.card is None or any(c.card is None for c in taken):
+            self.warnings.append(f"could not read every card of {player}'s play; "
+                                 "please enter it on the phone")
+            return []
+        event: JSON = {"type": "play", "player": player, "card": played.card,
+                       "take": sorted(str(c.card) for c in taken)}
+        events = self._push(event)
+        if events and self._needs_table():
+            # round over: what is left on the table is cleared before the next deal
+            self._stale = set(self.centre) - {played.track}
+        return events
+
+
+def _say(event: JSON) -> str:
+    if event.get("type") == "play":
+        take = event.get("take") or []
+        return (f"{event.get('player')} play {event.get('card')}"
+                + (f" taking {', '.join(take)}" if take else ""))
+    return f"a {event.get('type')} event"
+
+
+@dataclass
+class StarPlusAdapter:
+    """Cards put on the current player's points pile (zone ``seat:NAME``) make a play.
+
+    A play may take several cards, put one after the other; it is sent when
+    cards arrive on another player's pile, or on :meth:`flush` (the phone's
+    "done"). Draws are not visible to the camera: they come from the phone.
+    """
+
+    match: Match
+    warnings: list[str] = field(default_factory=list)
+    pending: list[TableCard] = field(default_factory=list)
+    owner: str | None = None
+
+    def on_change(self, change: Change) -> list[JSON]:
+        if self.match.finished:
+            return []
+        removed_tracks = {c.track for c in change.removed}
+        events: list[JSON] = []
+        for c in change.added:
+            if c.track in removed_tracks:  # the same card, read better now
+                self.pending = [c if p.track == c.track else p for p in self.pending]
+                continue
+            owner = _seat(c.zone)
+            if owner is None:
+                continue
+            if self.pending and owner != self.owner:
+                events += self.flush()
+            if not self.pending:
+                if owner != self.match.turn:
+                    self.warnings.append(f"a card appeared on {owner}'s pile, but it is "
+                                         f"{self.match.turn}'s turn; enter it on the phone")
+                    continue
+                self.owner = owner
+            self.pending.append(c)
+        return events
+
+    def flush(self) -> list[JSON]:
+        """Send the cards put so far as one play."""
+        cards, owner = self.pending, self.owner
+        self.pending, self.owner = [], None
+        if not cards or owner is None:
+            return []
+        if any(c.card is None for c in cards):
+            self.warnings.append(f"could not read every card of {owner}'s play; "
+                                 "please enter it on the phone")
+            return []
+        event: JSON = {"type": "play", "player": owner, "cards": [str(c.card) for c in cards]}
+        try:
+            self.match.push(event)
+        except TableEventError as exc:
+            self.warnings.append(f"the camera saw {owner} play {', '.join(event['cards'])}, "
+                                 f"which the rules refuse: {exc}")
+            return []
+        return [event]
+
+
+def shown_hands(state: TableState, players: tuple[str, ...]) -> dict[str, list[str]] | None:
+    """Every player's cards as shown in front of their seat, or ``None`` if one is unread."""
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    for c in state.cards:
+        owner = _seat(c.zone)
+        if owner is None or owner not in hands:
+            continue
+        if c.card is None:
+            return None
+        hands[owner].append(c.card)
+    return {p: sorted(h) for p, h in hands.items()}
+
+
+@dataclass
+class HarryAdapter:
+    """Can't Catch Harry: the final hands shown to the camera at the round's end.
+
+    The moths each player grabbed are figurines, not cards: the phone asks for
+    them, and :meth:`round_shown` combines both into the ``round`` event.
+    """
+
+    match: Match
+    warnings: list[str] = field(default_factory=list)
+
+    def round_shown(self, state: TableState, moths: dict[str, str]) -> list[JSON]:
+        hands = shown_hands(state, self.match.players)
+        if hands is None:
+            self.warnings.append("some shown cards could not be read; show them again, "
+                                 "one hand per seat, or enter the hands on the phone")
+            return []
+        event: JSON = {"type": "round", "hands": hands, "moths": dict(moths)}
+        try:
+            self.match.push(event)
+        except TableEventError as exc:
+            self.warnings.append(f"the shown hands were refused by the rules: {exc}")
+            return []
+        return [event]
+
+
+def _seat(zone: str | None) -> str | None:
+    if zone is not None and zone.startswith("seat:"):
+        return zone[len("seat:"):]
+    return None
+
+
+@dataclass
+class CollectorAdapter:
+    """Collector: a card put next to a target, and what leaves the table.
+
+    A played card is matched to the nearest target. The play is settled by
+    what the camera sees next: the target leaves (collected; with a second
+    card put beside it, that is the ``second``), both leave (equal; the new
+    targets dealt next are the ``refill``), or the next card arrives while
+    the target is still there (no catch). Aces (1 or 14) and anything the
+    camera cannot settle are resolved by trying every reading on the engine
+    and keeping the one whose targets are what the table shows; none or
+    several: a question for the phone.
+    """
+
+    match: Match
+    zone: str = "centre"
+    warnings: list[str] = field(default_factory=list)
+    centre: dict[int, TableCard] = field(default_factory=dict)
+    pending: list[tuple[TableCard, TableCard]] = field(default_factory=list)  # card, target
+    equal: tuple[TableCard, TableCard] | None = None
+    refill: list[TableCard] = field(default_factory=list)
+
+    def on_change(self, change: Change) -> list[JSON]:
+        if self.match.finished:
+            return []
+        added_tracks = {c.track for c in change.added}
+        removed_tracks = {c.track for c in change.removed}
+        left = [c for c in change.removed
+                if c.track not in added_tracks and self.centre.pop(c.track, None) is not None]
+        arrived = []
+        for c in change.added:
+            if c.zone != self.zone:
+                continue
+            self.centre[c.track] = c
+            if c.track in removed_tracks:  # the same card, read better now
+                self.pending = [(c if x.track == c.track else x, t if t.track != c.track else c)
+                                for x, t in self.pending]
+            else:
+                arrived.append(c)
+        events: list[JSON] = []
+        if left:
+            events += self._settle_removal(left)
+        for c in arrived:
+            events += self._arrival(c)
+        return events
+
+    def _arrival(self, card: TableCard) -> list[JSON]:
+        if self.equal is not None:
+            self.refill.append(card)
+            return self._try_equal()
+        events: list[JSON] = []
+        targets = list(self.match.summary().get("targets", []))
+        on_camera = [c.card for c in self.centre.values() if c.track != card.track]
+        if card.card is not None and targets.count(card.card) > on_camera.count(card.card):
+            return events  # a target the engine already knows (the setup's four, say)
+        target = self._nearest_target(card)
+        if target is None:
+            self.warnings.append("a card was played with no target next to it; "
+                                 "enter the play on the phone")
+            return events
+        self.pending.append((card, target))
+        # earlier cards whose target is still there and not this card's: they caught nothing
+        while len(self.pending) > 1 and self.pending[0][1].track != target.track:
+            first = self.pending.pop(0)
+            events += self._play(*first)
+        return events
+
+    def _settle_removal(self, left: list[TableCard]) -> list[JSON]:
+        if not self.pending:
+            self.warnings.append("cards left the table without a play; enter it on the phone")
+            return []
+        card, target = self.pending[0]
+        gone = {c.track for c in left}
+        if target.track not in gone:
+            self.warnings.append("cards left the table that were not the played target; "
+                                 "enter the play on the phone")
+            return []
+        if card.track in gone:
+            self.pending = self.pending[1:]
+            self.equal, self.refill = (card, target), []
+            return self._try_equal()
+        second = None
+        if len(self.pending) > 1 and self.pending[1][1].track == target.track:
+            second = self.pending[1][0]
+        self.pending = self.pending[2:] if second else self.pending[1:]
+        return self._play(card, target, second=second)
+
+    def _try_equal(self) -> list[JSON]:
+        assert self.equal is not None
+        deck = int(self.match.summary().get("deck", 0))
+        targets_left = len(self.centre) - len(self.refill)
+        wanted = min(max(4 - targets_left, 0), deck)
+        if len(self.refill) < wanted:
+            return []  # the dealer is still putting out new targets
+        card, target = self.equal
+        refill, self.equal, self.refill = self.refill, None, []
+        return self._play(card, target, refill=refill)
+
+    def flush(self) -> list[JSON]:
+        """Settle the pending play as one that caught nothing."""
+        if not self.pending:
+            return []
+        card, target = self.pending.pop(0)
+        return self._play(card, target)
+
+    def _nearest_target(self, card: TableCard) -> TableCard | None:
+        others = [c for c in self.centre.values() if c.track != card.track]
+        if not others:
+            return None
+        return min(others, key=lambda c: (c.centre[0] - card.centre[0]) ** 2
+                   + (c.centre[1] - card.centre[1]) ** 2)
+
+    def _play(self, card: TableCard, target: TableCard, second: TableCard | None = None,
+              refill: list[TableCard] | None = None) -> list[JSON]:
+        player = self.match.turn
+        cards = [card, target, *([second] if second else []), *(refill or [])]
+        if player is None or any(c.card is None for c in cards):
+            self.warnings.append("could not read every card of the play; "
+                                 "please enter it on the phone")
+            return []
+        base: JSON = {"type": "play", "player": player, "target": target.card,
+                      "card": card.card}
+        if second is not None:
+            base["second"] = second.card
+        if refill:
+            base["refill"] = [str(c.card) for c in refill]
+        unsettled = {x.track for x, _ in self.pending}  # later plays, not judged yet
+        seen = sorted(str(c.card) for c in self.centre.values() if c.track not in unsettled)
+        fits = []
+        for event in _ace_readings(base, [c for c in cards[:3] if c is not None]):
+            try:
+                self.match.push(event)
+            except TableEventError:
+                continue
+            after = sorted(self.match.summary().get("targets", []))
+            self.match.pop()
+            if after == seen:
+                fits.append(event)
+        if len(fits) != 1:
+            what = "no reading the rules accept" if not fits else "more than one reading"
+            self.warnings.append(f"{player}'s play of {card.card} on {target.card}: {what} "
+                                 "matches the table; please enter it on the phone")
+            return []
+        self.match.push(fits[0])
+        return fits
+
+
+def _ace_readings(base: JSON, cards: list[TableCard]) -> list[JSON]:
+    """The play with every choice of 1 or 14 for its Aces (none: the play as it is)."""
+    aces = sorted({str(c.card) for c in cards if str(c.card).startswith("A")})
+    if not aces:
+        return [base]
+    out = []
+    for k in range(1 << len(aces)):
+        choice = {a: (1 if k >> i & 1 else 14) for i, a in enumerate(aces)}
+        out.append({**base, "aces": choice})
+    return out

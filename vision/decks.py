@@ -1,0 +1,73 @@
+"""The distinct card faces of every deck, named as in the table log.
+
+>>> len(STANDARD), STANDARD[0], STANDARD[-1]
+(52, 'AS', 'KC')
+>>> DECKS["star-plus"][:3], DECKS["star-plus"][-1]
+(('1', '2', '3'), 'Z')
+>>> "D7*" in DECKS["star-catcher"], "M" in DECKS["star-catcher"]
+(True, True)
+>>> deck_ids("chess")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+vision.decks.UnknownDeck: unknown deck 'chess'; expected one of standard, star-catcher, ...
+"""
+
+from __future__ import annotations
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+RED_SUITS = frozenset({"H", "D"})
+
+STANDARD: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+
+# Star Catcher, as the engine simulates it: 36 Diamonds (1-9, four each: two plain,
+# one with a star, one with two), 12 Circles (1-12, n // 4 stars), 4 Magnets. The
+# distinct faces are what a camera must tell apart.
+STAR_CATCHER: tuple[str, ...] = (
+    *(f"D{n}{'*' * s}" for n in range(1, 10) for s in (0, 1, 2)),
+    *(f"C{n}{'*' * (n // 4)}" for n in range(1, 13)),
+    "M",
+)
+
+STAR_PLUS: tuple[str, ...] = (*(str(n) for n in range(1, 10)), "-1", "-2", "-3", "Z")
+
+ZODIAC: dict[str, str] = {
+    "1": "Aquarius", "2": "Pisces", "3": "Aries", "4": "Taurus", "5": "Gemini",
+    "6": "Cancer", "7": "Leo", "8": "Virgo", "9": "Libra", "-1": "Scorpio",
+    "-2": "Sagittarius", "-3": "Capricorn", "Z": "Zeus",
+}
+
+HARRY: tuple[str, ...] = (
+    "baby-james", "james", "fox", "evil-bird", "furry", "harry", "twin", "hunters",
+    "mom", "mr-poe", "sandwich-artist", "devil", "teacher", "lamp", "everyone",
+)
+
+DECKS: dict[str, tuple[str, ...]] = {
+    "standard": STANDARD,
+    "star-catcher": STAR_CATCHER,
+    "star-plus": STAR_PLUS,
+    "cant-catch-harry": HARRY,
+}
+
+
+class UnknownDeck(ValueError):
+    """A deck name that is neither ``standard`` nor a built-in rendered deck."""
+
+
+def deck_ids(deck: str) -> tuple[str, ...]:
+    """The distinct card ids of a built-in deck."""
+    try:
+        return DECKS[deck]
+    except KeyError:
+        raise UnknownDeck(
+            f"unknown deck {deck!r}; expected one of {', '.join(DECKS)}"
+        ) from None
+
+
+def is_red(card: str) -> bool:
+    """Whether a standard card id is a red suit.
+
+    >>> is_red("10H"), is_red("QS")
+    (True, False)
+    """
+    return card[-1] in RED_SUITS

@@ -1,0 +1,285 @@
+"""Find cards in an image: quads in image pixels, and the dewarped card.
+
+Two cues are combined, because neither alone survives every table:
+
+* edges (Canny on a CLAHE-normalised grey image): a card's outline is a
+  closed edge even on a light table, and the top card of an overlapping pair
+  keeps its whole outline (its drop shadow makes an edge over the card below);
+* local brightness (adaptive threshold): cards are lighter than their
+  surroundings, which holds under lighting gradients where edges blur.
+
+Every closed contour is reduced to its convex hull and then to a quad; a
+quad is kept only if the hull fills it (no ellipses, hands or L-shaped
+blobs), its sides are in a card's proportions, and it is not nested inside
+a larger kept quad (the coloured panels printed on many cards). The
+best-shaped candidates are taken first, so a tight card outline wins over
+a blob of two cards. The inner and outer outlines of one edge are averaged,
+after fitting a line to each side (rounded corners pull polygon vertices in).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
+
+CARD_W, CARD_H = 200, 280
+"""Size of the canonical dewarped card (portrait)."""
+
+CARD_ASPECT = 88 / 63
+"""Long side over short side of a playing card (poker and bridge sizes are close)."""
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """Tunable limits. With a calibrated table, ``card_area`` is known exactly."""
+
+    min_area_fraction: float = 0.0012  # smallest card as a fraction of the image (no calibration)
+    max_area_fraction: float = 0.25
+    card_area: float | None = None  # expected card area in pixels, when calibrated
+    min_fill: float = 0.88  # contour area / quad area
+    aspect_range: tuple[float, float] = (1.08, 1.95)  # long / short side, tilt included
+    max_corner_angle: float = 38.0  # degrees away from 90 at any corner
+
+
+def order_clockwise(pts: NDArray[np.floating]) -> Quad:
+    """Four points in clockwise image order (y down), starting at the top-most-left one.
+
+    >>> order_clockwise(np.array([[0, 0], [0, 10], [10, 10], [10, 0]])).tolist()
+    [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
+    """
+    p = np.asarray(pts, np.float32).reshape(4, 2)
+    c = p.mean(axis=0)
+    ang = np.arctan2(p[:, 1] - c[1], p[:, 0] - c[0])
+    p = p[np.argsort(ang)]
+    start = int(np.argmin(p[:, 0] + p[:, 1]))
+    return np.roll(p, -start, axis=0)
+
+
+def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
+    """Fit a line to each side's contour points and intersect neighbours.
+
+    Rounded card corners pull polygon vertices inwards; the intersection of
+    the fitted straight sides is the corner of the card's bounding rectangle.
+    """
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = approx[i], approx[(i + 1) % 4]
+        ab = b - a
+        length = float(np.hypot(*ab))
+        if length < 4:
+            return approx
+        t = ((pts - a) @ ab) / (length * length)
+        dist = np.abs((pts[:, 0] - a[0]) * ab[1] - (pts[:, 1] - a[1]) * ab[0]) / length
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(3.0, 0.04 * length))]
+        if len(sel) < 5:
+            return approx
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((vx, vy, x0, y0))
+    out = np.empty((4, 2), np.float32)
+    for i in range(4):
+        vx1, vy1, x1, y1 = lines[i - 1]
+        vx2, vy2, x2, y2 = lines[i]
+        det = vx1 * (-vy2) - vy1 * (-vx2)
+        if abs(det) < 1e-6:
+            return approx
+        s = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
+        out[i] = (x1 + s * vx1, y1 + s * vy1)
+    if np.max(np.linalg.norm(out - approx, axis=1)) > 0.2 * math.sqrt(
+            cv2.contourArea(approx)):
+        return approx
+    return out
+
+
+def _corner_angles(q: Quad) -> list[float]:
+    out = []
+    for i in range(4):
+        a, b, c = q[i - 1], q[i], q[(i + 1) % 4]
+        u, v = a - b, c - b
+        cos = float(u @ v) / (float(np.linalg.norm(u) * np.linalg.norm(v)) + 1e-9)
+        out.append(math.degrees(math.acos(max(-1.0, min(1.0, cos)))))
+    return out
+
+
+def _side_ratio(q: Quad) -> float:
+    s = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+    return max(a, b) / max(min(a, b), 1e-6)
+
+
+def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
+                      image_area: float, refine: bool = True) -> Quad | None:
+    """The card quad a contour outlines, or ``None`` when it is not card-shaped.
+
+    ``refine=False`` skips fitting the sides (cheaper; corners cut by the rounding).
+    """
+    area = cv2.contourArea(contour)
+    lo = settings.min_area_fraction * image_area
+    hi = settings.max_area_fraction * image_area
+    if settings.card_area is not None:
+        lo, hi = 0.6 * settings.card_area, 1.5 * settings.card_area
+    if not lo <= area <= hi:
+        return None
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or area / hull_area < settings.min_fill:
+        return None
+    peri = cv2.arcLength(hull, True)
+    approx = None
+    for eps in (0.02, 0.035, 0.05, 0.07):
+        poly = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(poly) == 4:
+            approx = poly
+            break
+        if len(poly) < 4:
+            break
+    if approx is None:
+        return None
+    quad = order_clockwise(np.asarray(approx, np.float32).reshape(4, 2))
+    if refine:
+        quad = order_clockwise(_refine_corners(contour, quad))
+    quad_area = cv2.contourArea(quad)
+    # an unrefined quad cuts the rounded corners off, so the hull may overfill it a little
+    if quad_area <= 0 or not settings.min_fill <= hull_area / quad_area <= (
+            1.06 if refine else 1.22):
+        return None
+    if not settings.aspect_range[0] <= _side_ratio(quad) <= settings.aspect_range[1]:
+        return None
+    if any(abs(a - 90) > settings.max_corner_angle for a in _corner_angles(quad)):
+        return None
+    return quad
+
+
+def _quality(contour: NDArray[np.int32], quad: Quad) -> float:
+    """How card-like a candidate is: the contour fills the quad, in a card's proportions."""
+    quad_area = max(cv2.contourArea(quad), 1.0)
+    fill = min(cv2.contourArea(contour) / quad_area, 1.0)
+    spill = min(quad_area / max(cv2.contourArea(cv2.convexHull(contour)), 1.0), 1.0)
+    aspect = abs(math.log(_side_ratio(quad) / CARD_ASPECT))
+    return float(fill ** 4 * spill ** 4 * math.exp(-3 * aspect))
+
+
+def _iou(a: Quad, b: Quad) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def quad_iou(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
+    """Intersection over union of two convex quads.
+
+    >>> sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10]])
+    >>> round(quad_iou(sq, sq + [5, 0]), 3)
+    0.333
+    """
+    return _iou(np.asarray(a, np.float32), np.asarray(b, np.float32))
+
+
+def _contains(big: Quad, point: NDArray[np.floating]) -> bool:
+    return cv2.pointPolygonTest(big, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _candidate_masks(gray: Image) -> list[Image]:
+    clahe = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
+    norm = clahe.apply(gray)
+    smooth = cv2.GaussianBlur(norm, (5, 5), 0)
+    hist = np.cumsum(np.bincount(smooth.ravel(), minlength=256))
+    med = float(np.searchsorted(hist, hist[-1] / 2))
+    edges = cv2.Canny(smooth, max(10.0, 0.4 * med), max(30.0, 1.0 * med), L2gradient=True)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    bright = cv2.adaptiveThreshold(smooth, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                   cv2.THRESH_BINARY, 51, -6)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return [np.asarray(edges, np.uint8), np.asarray(bright, np.uint8)]
+
+
+def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Quad]:
+    """Quads of the cards in a BGR or grey image, largest first.
+
+    >>> find_cards(np.zeros((120, 160, 3), np.uint8))
+    []
+    """
+    settings = settings or DetectorSettings()
+    gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+                      np.uint8)
+    h, w = gray.shape
+    image_area = float(h * w)
+    found: list[tuple[float, Quad, float, NDArray[np.int32]]] = []
+    min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
+    for mask in _candidate_masks(gray):
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if len(c) < min_points:  # too short to go round even the smallest card
+                continue
+            contour = np.asarray(c, np.int32)
+            q = quad_from_contour(contour, settings, image_area, refine=False)
+            if q is not None:
+                found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
+    # best-shaped first: a tight card outline before a blob of two overlapping cards
+    found.sort(key=lambda t: -t[0] * t[2])
+    kept: list[Quad] = []
+    twins: list[list[Quad]] = []
+    for _area, q, _q, contour in found:
+        centre = q.mean(axis=0)
+        duplicate = False
+        for k, group in zip(kept, twins, strict=True):
+            iou = _iou(q, k)
+            if iou > 0.6:
+                if iou > 0.85:
+                    group.append(_align(_refined(contour, q), group[0]))
+                duplicate = True
+                break
+            # a printed panel inside a kept card, or a blob of cards round one
+            if _contains(k, centre) or _contains(q, k.mean(axis=0)):
+                duplicate = True
+                break
+        if not duplicate:
+            kept.append(q)
+            twins.append([_refined(contour, q)])
+    # the outer and inner outlines of one edge straddle the true edge: average them
+    kept = [np.mean(group, axis=0).astype(np.float32) for group in twins]
+    if settings.card_area is None and len(kept) >= 3:
+        # one deck on one table: a quad far smaller than the others is a fragment
+        # (the uncovered part of a card beside a hand), not a card
+        median = float(np.median([cv2.contourArea(q) for q in kept]))
+        kept = [q for q in kept if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
+    return kept
+
+
+def _refined(contour: NDArray[np.int32], quad: Quad) -> Quad:
+    return order_clockwise(_refine_corners(contour, quad))
+
+
+def _align(q: Quad, ref: Quad) -> Quad:
+    """``q``'s corners rolled to correspond with ``ref``'s."""
+    best = min(range(4), key=lambda k: float(np.abs(np.roll(q, -k, axis=0) - ref).sum()))
+    return np.roll(q, -best, axis=0)
+
+
+def portrait(quad: Quad) -> Quad:
+    """The quad's corners re-ordered so its first side is a short one (card top).
+
+    >>> portrait(np.float32([[0, 0], [14, 0], [14, 10], [0, 10]])).tolist()
+    [[14.0, 0.0], [14.0, 10.0], [0.0, 10.0], [0.0, 0.0]]
+    """
+    q = np.asarray(quad, np.float32)
+    s = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    if s[0] + s[2] > s[1] + s[3]:
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def dewarp(image: Image, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -> Image:
+    """The card under ``quad`` warped to an upright canonical view (``quad[0]`` top-left)."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return np.asarray(cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
