@@ -28,7 +28,7 @@ from companion.games.errors import IllegalEvent, MalformedEvent, TableEventError
 from companion.service.auth import AuthError, PinRateLimiter, TableAuth, TooManyAttempts
 from companion.service.join import MdnsAnnouncer, lan_address, qr_svg, table_url
 from companion.service.live import Hub, sse_frame
-from companion.service.queries import answer
+from companion.service.queries import answer, check_correction, match_before
 from companion.service.session import Conflict, NotFound, SessionError
 from companion.service.settings import Settings, SettingsError
 from companion.service.store import EventStore
@@ -83,10 +83,13 @@ class CorrectionRequest(_Body):
 
 
 class QueryRequest(_Body):
-    query: str = Field(description="legal-catches (Star Catcher); ace-choice, outcome (Collector)",
-                       max_length=40)
+    query: str = Field(description="legal-catches (Star Catcher); ace-choice, outcome, unseen "
+                                   "(Collector); legal-events (Catch Mag)", max_length=40)
     args: dict[str, Any] = Field(default_factory=dict, description="e.g. {'card': 'D7'}")
     match: int | None = Field(None, description="the match; default: the current one")
+    before: int | None = Field(
+        None, description="answer as the match stood just before this entry (a correction)"
+    )
 
 
 class StatusReport(_Body):
@@ -298,6 +301,7 @@ def create_app(
 
     _add_api_routes(app)
     _add_page_routes(app)
+    _add_camera_routes(app, attachments)
     return app
 
 
@@ -403,8 +407,9 @@ def _add_api_routes(app: FastAPI) -> None:
         record = table.session.match(body.match)
         if record.match is None:
             raise Conflict(f"match {record.id} cannot be asked: {record.error}")
+        match = record.match if body.before is None else match_before(record, body.before)
         try:
-            return answer(record.match, body.query, body.args)
+            return answer(match, body.query, body.args)
         except TableEventError:
             raise
         except (ValueError, LookupError, TypeError) as exc:
@@ -420,6 +425,24 @@ def _add_api_routes(app: FastAPI) -> None:
                    table: TableDep, actor: PlayerDep) -> JSON:
         """Correct an earlier event. Later events that become illegal are flagged."""
         return table.edit(match_id, entry_id, body.event, actor)
+
+    @app.get("/api/matches/{match_id}/events/{entry_id}/before", tags=["events"])
+    async def state_before(match_id: int, entry_id: int, table: TableDep) -> JSON:
+        """The match's summary just before an entry: what a correction form offers."""
+        record = table.session.match(match_id)
+        if record.match is None:
+            raise Conflict(f"match {record.id} cannot be corrected: {record.error}")
+        return {"entry": entry_id, "summary": match_before(record, entry_id).summary()}
+
+    @app.post("/api/matches/{match_id}/events/{entry_id}/check", tags=["events"])
+    async def check_edit(match_id: int, entry_id: int, body: CorrectionRequest,
+                         table: TableDep) -> JSON:
+        """Would this correction be accepted, and which later events would it flag?
+        Changes nothing; anyone may ask."""
+        record = table.session.match(match_id)
+        if record.match is None:
+            raise Conflict(f"match {record.id} cannot be corrected: {record.error}")
+        return check_correction(record, entry_id, body.event)
 
     @app.delete("/api/matches/{match_id}/events/{entry_id}", tags=["events"])
     async def delete_event(match_id: int, entry_id: int, table: TableDep, actor: PlayerDep) -> JSON:
@@ -493,3 +516,47 @@ def _add_page_routes(app: FastAPI) -> None:
                             media_type="application/manifest+json")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+
+# -- the camera's live view (companion.inputs.camera) --------------------------------------
+
+
+class CameraRound(_Body):
+    moths: dict[str, str] = Field(
+        description="Can't Catch Harry: the moth each player grabbed (harry, lamp, cream, grey)")
+
+
+def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> None:
+    """``/camera`` (the set-up page), its JPEG view, and the Harry round read by the camera.
+
+    The camera is the attachment with a ``live_jpeg`` method; it is looked up here so the
+    service never imports OpenCV itself."""
+    camera: Any = next((a for a in attachments if callable(getattr(a, "live_jpeg", None))), None)
+    absent = "no camera is attached to this table; start it with --camera sim|webcam|picamera2"
+
+    @app.get("/camera", include_in_schema=False)
+    def camera_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "camera.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/camera/frame.jpg", tags=["camera"], response_class=Response)
+    async def camera_frame() -> Response:
+        """The camera's last frame, each detected card outlined and named ("?": unknown)."""
+        if camera is None or not camera.running:
+            return _problem(404, absent)
+        data = await asyncio.to_thread(camera.live_jpeg)
+        if data is None:
+            return _problem(503, "the camera has not delivered a frame yet; check its cable",
+                            headers={"Retry-After": "1"})
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/camera/round", tags=["camera"], response_model=None)
+    async def camera_round(body: CameraRound, actor: PlayerDep) -> JSON | JSONResponse:
+        """Can't Catch Harry: enter the round from the hands the camera sees and these moths."""
+        if camera is None or not camera.running:
+            return _problem(404, absent)
+        try:
+            events = await asyncio.to_thread(camera.show_round, body.moths)
+        except (ValueError, TimeoutError) as exc:
+            return _problem(409, str(exc),
+                            "the hands laid out in front of each seat, every card readable")
+        return {"events": events}

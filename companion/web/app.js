@@ -15,10 +15,7 @@
     token: localStorage.getItem("tc-token"),
     name: localStorage.getItem("tc-name") || "",
     view: "table",
-    draft: null,         // the event being entered
-    draftType: null,
-    check: null,         // {ok, text|error} for the draft
-    cache: {},           // query answers, by key
+    forms: null,         // the tap forms: entry (new events) and fix (corrections)
     source: null,
     lastMessage: 0,
     setupGame: null,
@@ -110,8 +107,8 @@
       Object.assign(snap.match, c.item);
       snap.match.summary = c.summary;
     }
-    ui.draft = null;  // the state moved on: offer the next event afresh
-    ui.cache = {};
+    ui.forms.entry.reset();  // the state moved on: offer the next event afresh
+    refreshFix();
   }
 
   function setConn(on) {
@@ -182,7 +179,7 @@
     $("game-panel").innerHTML = panel;
     $("game-panel").classList.toggle("hidden", !panel);
     const last = m.entries[m.entries.length - 1];
-    $("last-text").textContent = last ? last.text : "—";
+    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${plainEvent(last.event)} (no longer fits)` : last.text;
     $("undo").disabled = !last;
     renderScores(s);
     renderEntries(m);
@@ -199,259 +196,215 @@
   }
 
   function renderEntries(m) {
+    const lastId = m.entries.length ? m.entries[m.entries.length - 1].id : null;
+    const number = new Map(m.entries.map((e, i) => [e.id, i + 1]));
     $("entries").innerHTML = m.entries.slice().reverse().map((e) => `
       <li class="${e.flagged ? "flagged" : ""}" data-entry="${e.id}">
-        <button class="player-only" data-edit="${e.id}">Fix</button>
-        ${e.flagged ? "⚠ " : ""}${esc(e.text)}
-        <div class="meta">${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></li>`).join("");
+        <div class="entry-text">${e.flagged
+          ? `<b>⚠ ${esc(plainEvent(e.event))}</b><div class="flag-reason">no longer fits: ${esc(e.error)}</div>`
+          : esc(e.text)}
+        <div class="meta">#${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
+        <div class="entry-actions player-only">
+          <button class="small" data-fix="${e.id}">Fix</button>
+          <button class="small ${e.flagged ? "warn" : "quiet"}" data-delete="${e.id}">${e.id === lastId ? "Undo" : "Delete"}</button>
+        </div></li>`).join("");
+    const flagged = m.entries.filter((e) => e.flagged).length;
+    if (!flagged && $("toast").dataset.kind === "flags") $("toast").classList.add("hidden");
+    $("flag-banner").classList.toggle("hidden", !flagged);
+    $("flag-banner").textContent = flagged
+      ? `⚠ ${flagged} event${flagged > 1 ? "s" : ""} no longer fit${flagged > 1 ? "" : "s"} after a correction — tap to fix` : "";
   }
 
-  // -- manual entry -------------------------------------------------------------------------------
-  function currentGame() {
-    const m = ui.snap && ui.snap.match;
-    return m ? GAMES[m.game] : null;
+  function plainEvent(ev) {
+    const parts = Object.entries(ev).filter(([k]) => k !== "type" && k !== "player")
+      .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+    return `${ev.player ? ev.player + ": " : ""}${ev.type} ${parts.join(", ")}`;
   }
 
-  function catalogFor(gameId) {
-    const g = (ui.snap.games || []).find((x) => x.id === gameId);
-    return (g && g.catalog) || {};
-  }
-
-  function freshDraft(type) {
-    const m = ui.snap.match;
-    const s = m.summary;
-    const game = currentGame();
-    const fields = (game && game.types[type]) || [];
-    const draft = {type};
-    for (const f of fields) {
-      if (f.kind === "player" && !f.noDefault && s.turn) draft[f.key] = s.turn;
-    }
-    ui.draftType = type;
-    ui.draft = draft;
-    ui.check = null;
-    return draft;
-  }
-
-  function visibleFields(type) {
-    const game = currentGame();
-    const s = ui.snap.match.summary;
-    return ((game && game.types[type]) || []).filter((f) => !f.when || f.when(ui.draft, s));
-  }
-
-  function buildEvent() {
-    const event = {type: ui.draft.type};
-    const game = currentGame();
-    for (const f of visibleFields(ui.draft.type)) {
-      let v = ui.draft[f.key];
-      if (v === undefined || v === null) continue;
-      if (Array.isArray(v) && f.optional && v.length === 0) continue;
-      if (f.kind === "aces" && Object.keys(v).length === 0) continue;
-      if (game.coerce && game.coerce[f.key]) v = game.coerce[f.key](v);
-      event[f.key] = v;
-    }
-    return event;
-  }
-
+  // -- manual entry and corrections: one tap form (forms.js) ------------------------------------------
   function renderEntry() {
     const box = $("entry");
     const m = ui.snap.match;
     const s = m.summary;
-    const game = currentGame();
+    const game = GAMES[m.game];
+    const F = ui.forms.entry;
     if (!ui.token || s.finished || !game) {
-      box.innerHTML = s.finished ? `<p>The match is over.</p><button class="big" data-goto="new">Next match</button>` : "";
+      box.innerHTML = s.finished ? `<h2>The match is over</h2><button class="big" data-goto="new">Next match</button>` : "";
       box.classList.toggle("hidden", !s.finished || !ui.token);
       return;
     }
     box.classList.remove("hidden");
+    if (!box.querySelector("#entry-form")) {
+      box.innerHTML = `<h2>Enter</h2><div id="entry-form" data-form="entry"></div>
+        <details class="advanced" id="raw-details"><summary>Advanced: type an event (JSON)</summary>
+        <textarea id="raw-event" rows="3" spellcheck="false"></textarea>
+        <button id="send-raw" class="small">Check &amp; send JSON</button><p id="raw-error" class="error"></p></details>`;
+      $("raw-details").addEventListener("toggle", () => {  // start from the tapped draft
+        if ($("raw-details").open && ui.forms.entry.draft) $("raw-event").value = JSON.stringify(ui.forms.entry.build());
+      });
+    }
     const types = Object.keys(game.types);
-    if (!ui.draft || !types.includes(ui.draft.type)) freshDraft(types.includes(game.defaultType(s)) ? game.defaultType(s) : types[0]);
-    const cat = catalogFor(m.game);
-    const parts = [`<h2>Enter</h2><div class="choices" id="type-choices">${types.map((t) =>
-      `<button class="small ${t === ui.draft.type ? "sel" : ""}" data-type="${esc(t)}">${esc(t)}</button>`).join("")}</div>`];
-    for (const f of visibleFields(ui.draft.type)) parts.push(renderField(f, s, cat));
-    const check = ui.check;
-    parts.push(`<div id="entry-check" class="check ${check ? (check.ok ? "ok" : "error") : ""}">${
-      check ? esc(check.ok ? "✓ " + check.text : "✗ " + check.error) : "…"}</div>`);
-    parts.push(`<div class="row"><button id="send" class="big" ${check && check.ok ? "" : "disabled"}>Send</button>
-      <button id="clear-entry" class="small">Clear</button></div>`);
-    parts.push(`<details><summary>Type an event (JSON)</summary><textarea id="raw-event" rows="3" spellcheck="false">${esc(JSON.stringify(buildEvent()))}</textarea>
-      <button id="send-raw" class="small">Check &amp; send JSON</button></details>`);
-    box.innerHTML = parts.join("");
-    scheduleCheck();
-  }
-
-  function buttons(key, options, selected, labels, extraAttr) {
-    return `<div class="choices">${options.map((o, i) => {
-      const on = Array.isArray(selected) ? false : String(selected) === String(o);
-      return `<button class="${on ? "sel" : ""}" data-field="${esc(key)}" data-value="${esc(JSON.stringify(o))}" ${extraAttr || ""}>${esc(labels ? labels[i] : o)}</button>`;
-    }).join("")}</div>`;
-  }
-
-  function renderField(f, s, cat) {
-    const d = ui.draft;
-    const label = `<div class="label">${esc(f.label || f.key)}${f.optional ? " (if needed)" : ""}</div>`;
-    const wrap = (inner) => `<div class="field" data-key="${esc(f.key)}">${label}${inner}</div>`;
-    const opts = (fallback) => (f.options ? f.options(s, cat, d) : fallback) || [];
-    switch (f.kind) {
-      case "player":
-        return wrap(buttons(f.key, s.players, d[f.key]));
-      case "int": {
-        const values = [];
-        for (let v = f.lo; v <= f.hi; v++) values.push(v);
-        return wrap(buttons(f.key, values, d[f.key]));
-      }
-      case "bool":
-        return wrap(buttons(f.key, [true, false], d[f.key], f.labels || ["yes", "no"]));
-      case "choice":
-        return wrap(buttons(f.key, opts([]), d[f.key]) + (f.optional && d[f.key] ? `<button class="small" data-clear="${esc(f.key)}">none</button>` : ""));
-      case "card":
-        return wrap(`<div class="grid">${opts(cat.cards).map((c) =>
-          `<button class="${d[f.key] === c ? "sel" : ""}" data-field="${esc(f.key)}" data-value="${esc(JSON.stringify(c))}">${esc(c)}</button>`).join("")}</div>` +
-          (f.optional && d[f.key] ? `<button class="small" data-clear="${esc(f.key)}">none</button>` : ""));
-      case "cards": {
-        const chosen = d[f.key] || [];
-        const sum = f.sum ? ` = ${chosen.reduce((a, c) => a + (Number(c) || 0), 0)}` : "";
-        return wrap(`<div class="picked">${chosen.map((c, i) => `<button class="small sel" data-remove="${esc(f.key)}" data-index="${i}">${esc(c)} ✕</button>`).join("")}${esc(sum)}</div>
-          <div class="grid">${opts(cat.cards).map((c) => `<button data-add="${esc(f.key)}" data-value="${esc(JSON.stringify(c))}" ${chosen.length >= f.max ? "disabled" : ""}>${esc(c)}</button>`).join("")}</div>`);
-      }
-      case "hands": {
-        const hands = d[f.key] || {};
-        return wrap(s.players.map((p) => {
-          const cards = hands[p] || [];
-          const max = f.max(s, p);
-          return `<div class="field"><b style="color:${ui.color(p)}">${esc(p)}</b> ${cards.map((c, i) =>
-            `<button class="small sel" data-hand-remove="${esc(f.key)}" data-player="${esc(p)}" data-index="${i}">${esc(c)} ✕</button>`).join("")}
-            <div class="grid">${(cat.cards || []).map((c) => `<button class="small" data-hand-add="${esc(f.key)}" data-player="${esc(p)}" data-value="${esc(JSON.stringify(c))}" ${cards.length >= max ? "disabled" : ""}>${esc(c)}</button>`).join("")}</div></div>`;
-        }).join(""));
-      }
-      case "moths": {
-        const moths = d[f.key] || {};
-        return wrap(s.players.map((p) => `<div class="row"><b style="color:${ui.color(p)};min-width:4rem">${esc(p)}</b>${
-          (cat.moths || []).map((mo) => `<button class="small ${moths[p] === mo ? "sel" : ""}" data-moth="${esc(f.key)}" data-player="${esc(p)}" data-value="${esc(mo)}">${esc((cat.moth_names || {})[mo] || mo)}</button>`).join("")}</div>`).join(""));
-      }
-      case "catches":
-        return wrap(renderCatches(f, d));
-      case "aces":
-        return renderAces(f, d, label);
-      default:
-        return "";
+    if (!F.draft || !types.includes(F.draft.type)) {
+      const want = game.defaultType(s);
+      F.start(types.includes(want) ? want : types[0]);
     }
+    F.render();
   }
 
-  function renderCatches(f, d) {
-    const key = "catches:" + d.card;
-    const answer = ui.cache[key];
-    if (!answer) { ask(key, "legal-catches", {card: d.card}); return "<span class='pill'>asking the rules…</span>"; }
-    if (answer.error) return `<span class="error">${esc(answer.error)}</span>`;
-    if (!answer.options.length) {
-      if (d[f.key] === undefined) d[f.key] = [];
-      return "<span class='pill'>nothing to catch: the card stays on the table</span>";
-    }
-    if (answer.options.length === 1 && d[f.key] === undefined) d[f.key] = answer.options[0];
-    return `<div class="choices">${answer.options.map((o) => {
-      const on = JSON.stringify(d[f.key]) === JSON.stringify(o);
-      return `<button class="${on ? "sel" : ""}" data-field="${esc(f.key)}" data-value="${esc(JSON.stringify(o))}">${esc(o.join(" + "))}</button>`;
-    }).join("")}</div>`;
+  function entryButtons(ok) {
+    return `<div class="row"><button id="send" class="big send" ${ok ? "" : "disabled"}>Send</button>
+      <button id="clear-entry" class="small">Clear</button></div>`;
+  }
+  function fixButtons(ok) {
+    return `<div class="row"><button id="fix-save" class="big send" ${ok ? "" : "disabled"}>Save correction</button>
+      <button id="fix-delete" class="warn">Delete event</button></div>`;
   }
 
-  function renderAces(f, d, label) {
-    const cards = [d.target, d.card, d.second].filter((c) => typeof c === "string");
-    const aces = cards.filter((c) => c[0] === "A");
-    if (!aces.length || !d.target || !d.card) { delete d.aces; return ""; }
-    const key = `aces:${d.target}:${d.card}:${d.second || ""}`;
-    const answer = ui.cache[key];
-    if (!answer) { ask(key, "ace-choice", {target: d.target, card: d.card, second: d.second || null}); return ""; }
-    if (!answer.matters) { delete d.aces; return ""; }
-    d.aces = d.aces || {};
-    return `<div class="field" data-key="aces">${label}${aces.map((a) => `<div class="row"><b>${esc(a)}</b>${[1, 14].map((v) =>
-      `<button class="${d.aces[a] === v ? "sel" : ""}" data-ace="${esc(a)}" data-value="${v}">${v}</button>`).join("")}</div>`).join("")}</div>`;
+  ui.forms = {
+    entry: new window.TableForms.Form("entry", ui, api,
+      {root: "entry-form", check: "entry-check", send: "send", types: "type-choices", buttons: entryButtons}),
+    fix: new window.TableForms.Form("fix", ui, api,
+      {root: "fix-form", check: "fix-check", send: "fix-save", types: "fix-types", buttons: fixButtons}),
+  };
+
+  async function openFix(entryId) {
+    const m = ui.snap.match;
+    const entry = m.entries.find((e) => e.id === entryId);
+    if (!entry) return;
+    const F = ui.forms.fix;
+    const r = await api("GET", `/api/matches/${m.id}/events/${entryId}/before`);
+    if (!r.ok) { alert(r.data.detail); return; }
+    F.reset();
+    F.entryId = entryId;
+    F.summary = r.data.summary;
+    const game = GAMES[m.game];
+    const type = game && game.types[entry.event.type] ? entry.event.type : Object.keys(game.types)[0];
+    F.start(type, entry.event);
+    $("fix-title").textContent = `Correct event #${m.entries.indexOf(entry) + 1}`;
+    $("fix-was").innerHTML = entry.flagged
+      ? `<div class="flag-reason">⚠ No longer fits: ${esc(entry.error)}</div>`
+      : `<small>Was:</small> ${esc(entry.text)}`;
+    $("fix-json").value = JSON.stringify(entry.event);
+    $("fix-json-error").textContent = "";
+    if (!$("fix-dialog").open) $("fix-dialog").showModal();
+    F.render();
   }
 
-  async function ask(key, query, args) {
-    ui.cache[key] = {pending: true, options: [], matters: false};
-    const r = await api("POST", "/api/query", {query, args});
-    ui.cache[key] = r.ok ? r.data : {error: r.data.detail || "the rules could not answer", options: []};
-    renderEntry();
+  async function refreshFix() {
+    const F = ui.forms.fix;
+    if (!$("fix-dialog").open || F.entryId == null) return;
+    const m = ui.snap.match;
+    if (!m || !m.entries.some((e) => e.id === F.entryId)) { closeFix(); return; }
+    const r = await api("GET", `/api/matches/${m.id}/events/${F.entryId}/before`);
+    if (!r.ok) { closeFix(); return; }
+    F.summary = r.data.summary;
+    F.cache = {};
+    F.generation++;
+    F.render();
   }
 
-  let checkTimer = null;
-  let checkToken = 0;
-  function scheduleCheck() {
-    clearTimeout(checkTimer);
-    checkTimer = setTimeout(runCheck, 120);
-  }
-  async function runCheck() {
-    if (!ui.draft) return;
-    const event = buildEvent();
-    const mine = ++checkToken;
-    const r = await api("POST", "/api/events/check", {event});
-    if (mine !== checkToken) return;
-    const before = JSON.stringify(ui.check);
-    ui.check = r.ok ? r.data : {ok: false, error: r.data.detail || "refused"};
-    if (JSON.stringify(ui.check) !== before) {
-      const el = $("entry-check");
-      if (el) {
-        el.className = "check " + (ui.check.ok ? "ok" : "error");
-        el.textContent = ui.check.ok ? "✓ " + ui.check.text : "✗ " + ui.check.error;
-      }
-      const send = $("send");
-      if (send) send.disabled = !ui.check.ok;
-    }
+  function closeFix() {
+    ui.forms.fix.entryId = null;
+    ui.forms.fix.draft = null;
+    if ($("fix-dialog").open) $("fix-dialog").close();
   }
 
-  async function sendEvent(event) {
-    const r = await api("POST", "/api/events", {event, match: ui.snap.match.id});
-    if (!r.ok) {
-      ui.check = {ok: false, error: r.data.detail || "refused"};
-      if (r.status === 401) askPin();
-      renderEntry();
-      return false;
-    }
-    ui.draft = null;
-    renderEntry();
+  function flaggedNotice(result) {
+    const n = (result && result.flagged && result.flagged.length) || 0;
+    if (n) toast(`${n} later event${n > 1 ? "s" : ""} no longer fit${n > 1 ? "" : "s"}: marked ⚠ below, tap Fix or Delete on ${n > 1 ? "each" : "it"}.`, "flags");
+  }
+
+  function toast(text, kind) {
+    const el = $("toast");
+    el.textContent = text;
+    el.dataset.kind = kind || "";
+    el.classList.remove("hidden");
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => el.classList.add("hidden"), 6000);
+  }
+
+  async function deleteEntry(entryId) {
+    const m = ui.snap.match;
+    const last = m.entries[m.entries.length - 1];
+    const r = last && last.id === entryId
+      ? await api("POST", "/api/undo", {match: m.id})
+      : await api("DELETE", `/api/matches/${m.id}/events/${entryId}`);
+    if (!r.ok) { toast(r.data.detail || "refused"); if (r.status === 401) askPin(); return false; }
+    flaggedNotice(r.data);
     return true;
   }
 
   // -- events from the page ----------------------------------------------------------------------------
+  document.addEventListener("input", (ev) => {
+    const t = ev.target;
+    if (!t.dataset || !t.dataset.composeNumber) return;
+    const root = t.closest("[data-form]");
+    if (root && t.value.length >= 2) ui.forms[root.dataset.form].composeNumber(t.dataset.composeNumber, t.value);
+  });
+  document.addEventListener("change", (ev) => {
+    const t = ev.target;
+    if (!t.dataset || !t.dataset.composeNumber) return;
+    const root = t.closest("[data-form]");
+    if (root) ui.forms[root.dataset.form].composeNumber(t.dataset.composeNumber, t.value);
+  });
+
   document.addEventListener("click", async (ev) => {
     const t = ev.target.closest("button, a");
-    if (!t) return;
-    const d = ui.draft;
+    if (!t || t.disabled) return;
     if (t.dataset.view || t.dataset.goto) { show(t.dataset.view || t.dataset.goto); return; }
     if (t.dataset.action === "login") { askPin(); return; }
-    if (t.dataset.type) { freshDraft(t.dataset.type); renderEntry(); return; }
-    if (t.dataset.field && d) {
-      d[t.dataset.field] = JSON.parse(t.dataset.value);
-      if (t.dataset.field === "card") { delete d.take; }
-      ui.check = null; renderEntry(); return;
-    }
-    if (t.dataset.clear && d) { delete d[t.dataset.clear]; renderEntry(); return; }
-    if (t.dataset.add && d) { (d[t.dataset.add] = d[t.dataset.add] || []).push(JSON.parse(t.dataset.value)); renderEntry(); return; }
-    if (t.dataset.remove && d) { d[t.dataset.remove].splice(Number(t.dataset.index), 1); renderEntry(); return; }
-    if (t.dataset.handAdd && d) {
-      const hands = d[t.dataset.handAdd] = d[t.dataset.handAdd] || {};
-      (hands[t.dataset.player] = hands[t.dataset.player] || []).push(JSON.parse(t.dataset.value));
-      renderEntry(); return;
-    }
-    if (t.dataset.handRemove && d) { d[t.dataset.handRemove][t.dataset.player].splice(Number(t.dataset.index), 1); renderEntry(); return; }
-    if (t.dataset.moth && d) { (d[t.dataset.moth] = d[t.dataset.moth] || {})[t.dataset.player] = t.dataset.value; renderEntry(); return; }
-    if (t.dataset.ace && d) { d.aces = d.aces || {}; d.aces[t.dataset.ace] = Number(t.dataset.value); renderEntry(); return; }
-    if (t.dataset.edit) { openEdit(Number(t.dataset.edit)); return; }
+    const root = t.closest("[data-form]");
+    if (root && ui.forms[root.dataset.form].tap(t)) return;
+    if (t.dataset.fix) { openFix(Number(t.dataset.fix)); return; }
+    if (t.dataset.delete) { t.disabled = true; await deleteEntry(Number(t.dataset.delete)); return; }
     if (t.dataset.setupGame) { ui.setupGame = t.dataset.setupGame; renderNew(); return; }
     switch (t.id) {
-      case "send": t.disabled = true; await sendEvent(buildEvent()); break;
-      case "clear-entry": ui.draft = null; renderEntry(); break;
+      case "send": {
+        t.disabled = true;
+        const done = await ui.forms.entry.send();
+        if (done) { ui.forms.entry.reset(); renderEntry(); }
+        break;
+      }
+      case "clear-entry": ui.forms.entry.reset(); renderEntry(); break;
       case "send-raw": {
         let event;
-        try { event = JSON.parse($("raw-event").value); } catch (e) { ui.check = {ok: false, error: "that is not JSON"}; renderEntry(); break; }
-        const c = await api("POST", "/api/events/check", {event});
-        if (c.ok && c.data.ok) await sendEvent(event); else { ui.check = c.ok ? c.data : {ok: false, error: c.data.detail}; renderEntry(); }
+        try { event = JSON.parse($("raw-event").value); } catch (e) { $("raw-error").textContent = "that is not JSON"; break; }
+        const c = await api("POST", "/api/events/check", {event, match: ui.snap.match.id});
+        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? c.data.error : c.data.detail; break; }
+        const r = await api("POST", "/api/events", {event, match: ui.snap.match.id});
+        $("raw-error").textContent = r.ok ? "" : r.data.detail;
+        break;
+      }
+      case "fix-save": {
+        t.disabled = true;
+        const done = await ui.forms.fix.send();
+        if (done) { closeFix(); flaggedNotice(done); }
+        break;
+      }
+      case "fix-delete": {
+        const id = ui.forms.fix.entryId;
+        if (id != null && await deleteEntry(id)) closeFix();
+        break;
+      }
+      case "fix-cancel": closeFix(); break;
+      case "fix-save-json": {
+        let event;
+        try { event = JSON.parse($("fix-json").value); } catch (e) { $("fix-json-error").textContent = "that is not JSON"; break; }
+        const r = await api("PUT", `/api/matches/${ui.snap.match.id}/events/${ui.forms.fix.entryId}`, {event});
+        if (!r.ok) { $("fix-json-error").textContent = r.data.detail; break; }
+        closeFix();
+        flaggedNotice(r.data);
+        break;
+      }
+      case "flag-banner": {
+        const first = ui.snap.match.entries.find((e) => e.flagged);
+        if (first) openFix(first.id);
         break;
       }
       case "undo": {
         t.disabled = true;
         const r = await api("POST", "/api/undo", {match: ui.snap.match.id});
-        if (!r.ok) alert(r.data.detail);
+        if (!r.ok) toast(r.data.detail);
         break;
       }
       case "add-player": addPlayerInput(""); break;
@@ -517,34 +470,6 @@
     } else {
       $("pin-error").textContent = r.data.detail || "refused";
     }
-  });
-
-  // -- corrections --------------------------------------------------------------------------------------
-  let editing = null;
-  function openEdit(entryId) {
-    const entry = ui.snap.match.entries.find((e) => e.id === entryId);
-    if (!entry) return;
-    editing = entry;
-    $("edit-json").value = JSON.stringify(entry.event, null, 1);
-    $("edit-error").textContent = entry.error || "";
-    $("edit-dialog").showModal();
-  }
-  $("edit-form").addEventListener("submit", async (ev) => {
-    const action = ev.submitter && ev.submitter.value;
-    if (!editing || action === "cancel") return;
-    ev.preventDefault();
-    const path = `/api/matches/${ui.snap.match.id}/events/${editing.id}`;
-    let r;
-    if (action === "delete") {
-      r = await api("DELETE", path);
-    } else {
-      let event;
-      try { event = JSON.parse($("edit-json").value); } catch (e) { $("edit-error").textContent = "that is not JSON"; return; }
-      r = await api("PUT", path, {event});
-    }
-    if (!r.ok) { $("edit-error").textContent = r.data.detail; return; }
-    $("edit-dialog").close();
-    if (r.data.flagged && r.data.flagged.length) alert(`${r.data.flagged.length} later event(s) no longer fit and are flagged ⚠; fix or delete them.`);
   });
 
   // -- new match ---------------------------------------------------------------------------------------------

@@ -17,13 +17,15 @@
   const pstats = (s, ui, line) => `<div class="players-stats">${s.players.map((p) =>
     `<div class="pstat" style="color:${ui.color(p)}"><b>${esc(p)}</b><div>${line(p)}</div></div>`).join("")}</div>`;
   const player = {key: "player", kind: "player", label: "Player"};
+  const cmPlayer = {key: "player", kind: "player", label: "Player", legal: true};
 
   const GAMES = {};
 
   GAMES["star-catcher"] = {
     setup: {key: "dealer", label: "Dealer (the player to the dealer's left starts)"},
     panel(s, ui) {
-      const table = s.table_dealt ? chips(s.table) : "<span class='pill'>not dealt yet</span>";
+      const table = !s.table_dealt ? "<span class='pill'>not dealt yet</span>"
+        : s.table.length ? chips(s.table) : "<span class='pill'>the table is empty</span>";
       return `<h2>Table cards</h2><div id="sc-table" class="big-cards">${table}</div>
         <div class="row"><span class="pill">deck ${s.deck}</span><span class="pill">dealer ${esc(s.dealer)}</span>
         <span class="pill">hand ${s.hand}/${s.hands_per_round}</span><span class="pill">bonus cards left ${s.bonus_left}</span></div>
@@ -32,16 +34,19 @@
             ${s.non_star_leaders.includes(p) ? "<span class='pill hot'>+3 lead</span>" : ""}<br>round so far ${s.live_scores[p]}`; })}`;
     },
     defaultType: (s) => (s.table_dealt ? "play" : "table"),
+    typesNow: (s) => [s.table_dealt ? "play" : "table"],
+    typeLabels: {table: "Table cards", play: "Play a card"},
     types: {
-      table: [{key: "cards", kind: "cards", label: "The 4 table cards", max: 4,
+      table: [{key: "cards", kind: "star-cards", label: "The 4 face-up table cards", max: 4,
         options: (s, cat) => cat.cards.filter((c) => c !== "M")}],
-      play: [player, {key: "card", kind: "card", label: "Card played"},
-        {key: "take", kind: "catches", label: "Catch", when: (d) => d.card && d.card !== "M"}],
+      play: [player, {key: "card", kind: "star-card", label: "Card played"},
+        {key: "take", kind: "catches", label: "Catch"}],
     },
   };
 
   GAMES["star-plus"] = {
     setup: {key: "first", label: "Who starts"},
+    typeLabels: {play: "Play cards", draw: "Draw (skip)"},
     panel(s, ui) {
       return `<div class="row" style="justify-content:space-around">
           <div><h2>Target</h2><div id="sp-target" class="big-number">${s.target}</div></div>
@@ -76,20 +81,29 @@
           (s.kept_jokers[p].length ? `<br>jokers ${s.kept_jokers[p].join(", ")}` : "") + `<br>ship on ${s.ships[p]}`)}`;
     },
     defaultType: (s) => s.pending || "roll",
+    legalQuery: "legal-events",
+    typeLabels: {roll: "Roll", catch: "Catch", joker: "Joker ball", "super-joker": "Super joker",
+      "use-joker": "Use a kept ball"},
     types: {
-      roll: [player, {key: "value", kind: "int", lo: 1, hi: 6, label: "Die"}],
-      catch: [player, {key: "success", kind: "bool", labels: ["Caught it", "Repelled"], label: "The rod"},
-        {key: "color", kind: "choice", label: "Row colour", options: (s, cat) => cat.colors,
-          when: (d, s) => d.success === true && !s.layout_known}],
-      joker: [player, {key: "use", kind: "choice", label: "Joker ball", options: () => ["keep", "swipe"]},
-        {key: "from", kind: "player", label: "Swipe from", when: (d) => d.use === "swipe", noDefault: true},
-        {key: "color", kind: "choice", label: "Rod colour", options: (s, cat) => cat.colors, when: (d) => d.use === "swipe"}],
-      "super-joker": [player, {key: "space", kind: "choice", label: "Take the rod on space",
-          options: (s) => Object.keys(s.board)},
-        {key: "color", kind: "choice", label: "Row colour", options: (s, cat) => cat.colors, when: (d, s) => !s.layout_known}],
-      "use-joker": [player, {key: "joker", kind: "choice", label: "Kept ball", options: (s) => (s.kept_jokers[s.turn] || []).map(String)},
-        {key: "from", kind: "player", label: "Swipe from", noDefault: true},
-        {key: "color", kind: "choice", label: "Rod colour", options: (s, cat) => cat.colors}],
+      roll: [cmPlayer, {key: "value", kind: "die", legal: true, label: "Die"}],
+      catch: [cmPlayer, {key: "success", kind: "bool", legal: true, labels: ["Caught it", "Repelled"], label: "The rod"},
+        {key: "color", kind: "choice", legal: true, big: true, label: "Row colour", options: (s, cat) => cat.colors,
+          classOf: (c) => "rod-" + c, when: (d, s) => d.success === true && !s.layout_known}],
+      joker: [cmPlayer, {key: "use", kind: "choice", legal: true, big: true, label: "Joker ball",
+          options: () => ["keep", "swipe"], labelOf: (u) => (u === "keep" ? "Keep it" : "Swipe a rod")},
+        {key: "from", kind: "player", legal: true, label: "Swipe from", when: (d) => d.use === "swipe", noDefault: true},
+        {key: "color", kind: "choice", legal: true, big: true, label: "Rod colour", options: (s, cat) => cat.colors,
+          classOf: (c) => "rod-" + c, when: (d) => d.use === "swipe"}],
+      "super-joker": [cmPlayer, {key: "space", kind: "choice", legal: true, label: "Take the rod on space",
+          options: (s) => Object.keys(s.board).map(Number), labelOf: (n, s) => `${n}`,
+          classOf: (n, s) => "space-btn rod-" + ((s.board || {})[String(n)] || "unknown")},
+        {key: "color", kind: "choice", legal: true, big: true, label: "Row colour", options: (s, cat) => cat.colors,
+          classOf: (c) => "rod-" + c, when: (d, s) => !s.layout_known}],
+      "use-joker": [cmPlayer, {key: "joker", kind: "choice", legal: true, label: "Kept ball",
+          options: (s) => (s.kept_jokers[s.turn] || [])},
+        {key: "from", kind: "player", legal: true, label: "Swipe from", noDefault: true},
+        {key: "color", kind: "choice", legal: true, big: true, label: "Rod colour", options: (s, cat) => cat.colors,
+          classOf: (c) => "rod-" + c}],
     },
     coerce: {space: Number, joker: Number},
   };
@@ -111,8 +125,8 @@
     },
     defaultType: () => "round",
     types: {
-      round: [{key: "hands", kind: "hands", label: "Final hands", max: () => 5},
-        {key: "moths", kind: "moths", label: "Moth grabbed"}],
+      round: [{key: "hands", kind: "harry-hands", label: "Final hands (tap a player, then the cards; at most 5)"},
+        {key: "moths", kind: "moths", label: "Moth each player grabbed"}],
     },
   };
 
@@ -124,15 +138,20 @@
         ${pstats(s, ui, (p) => `hand ${s.hand_counts[p]} · ${s.collected_points[p]} pts<br>up ${s.collections[p].up.join(" ") || "—"}<br>down ${s.collections[p].down.length}`)}`;
     },
     defaultType: (s) => (s.awaiting_reveal ? "reveal" : "play"),
+    typesNow: (s) => (s.awaiting_reveal ? ["reveal"] : ["play"]),
+    typeLabels: {play: "Play", reveal: "Reveal the hands"},
+    hint(form) {
+      const o = form.draft.type === "play" ? form.outcome() : null;
+      return o && o.text ? `<span class="pill">${esc(o.text)}</span>` : "";
+    },
     types: {
-      play: [player, {key: "target", kind: "choice", label: "Target", options: (s) => s.targets},
-        {key: "card", kind: "card", label: "Card played"},
-        {key: "second", kind: "card", label: "Second card (for a sum)", optional: true},
+      play: [player, {key: "target", kind: "choice", label: "Target", options: (s) => s.targets, big: true},
+        {key: "card", kind: "collector-card", label: "Card played"},
+        {key: "second", kind: "collector-card", label: "Second card (for a sum)", optional: true},
         {key: "aces", kind: "aces", label: "Ace as 1 or 14?"},
-        {key: "flip", kind: "choice", label: "Turn face up (exactly half)", optional: true,
-          options: (s, cat, d) => (s.collections[d.player || s.turn] || {down: []}).down},
-        {key: "refill", kind: "cards", label: "New targets (after an equal card)", optional: true, max: 4}],
-      reveal: [{key: "hands", kind: "hands", label: "Cards left in hand", max: (s, p) => s.hand_counts[p]}],
+        {key: "flip", kind: "flip", label: "Exactly half: turn which face-down card face up?"},
+        {key: "refill", kind: "refill", label: "New targets"}],
+      reveal: [{key: "hands", kind: "collector-hands", label: "Cards left in every hand"}],
     },
   };
 
