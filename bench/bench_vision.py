@@ -6,6 +6,9 @@ Same as ``companion vision bench``; see vision/bench.py for what is measured.
 from __future__ import annotations
 
 import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, honestly: set before numpy loads
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 import sys
 
 import cv2

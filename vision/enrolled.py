@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detect import CARD_H, CARD_W, dewarp, find_cards, portrait
+from vision.standard import matvec
 
 Image = NDArray[np.uint8]
 
@@ -154,12 +155,16 @@ class Gallery:
     def identify(self, card: Image) -> Match:
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
         d = describe(card)
-        scores = self.descriptors @ d  # cards x orientations
+        scores = matvec(self.descriptors, d)  # cards x orientations
         per_card = scores.max(axis=1)
         order = np.argsort(-per_card)
         best = float(per_card[order[0]])
         second = float(per_card[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_score:
+            return Match(None, best, second)
+        if len(order) == 1 and best < self.min_score + self.min_margin:
+            # nothing to beat (a one-card gallery, early in enrollment): a similar-looking
+            # card of the same deck can score just above min_score, so ask for the margin too
             return Match(None, best, second)
         if best - second >= self.min_margin:
             return Match(self.cards[int(order[0])], best, second)

@@ -5,14 +5,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import DetectorSettings, dewarp, find_cards, portrait
+from vision.detect import CARD_H, CARD_W, DetectorSettings, dewarp, find_cards, portrait
 from vision.enrolled import Gallery, default_store
 from vision.standard import identify_standard
 
 Image = NDArray[np.uint8]
+
+BORDER_GUESSES = (0.06, 0.10)
+"""Widths (in card widths) of a printed white border that blur or a light table can hide:
+a card found by its coloured panel alone is tried again this much larger."""
+
+
+def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
+    """``quad`` grown outwards by ``border`` card widths on every side, in the card's own
+    perspective.
+
+    >>> square = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> grown(square, 0.1).round(1).tolist()
+    [[-10.0, -10.0], [110.0, -10.0], [110.0, 150.0], [-10.0, 150.0]]
+    """
+    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
+    b = border * CARD_W
+    out = np.array([[-b, -b], [CARD_W + b, -b], [CARD_W + b, CARD_H + b], [-b, CARD_H + b]],
+                   np.float32)
+    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: it holds an array
@@ -54,8 +75,18 @@ class Recognizer:
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out = []
+        h, w = image.shape[:2]
         for quad in find_cards(image, self.settings):
             q = portrait(quad)
             card, score = self.identify(dewarp(image, q))
+            if card is None and self.gallery is not None:
+                for border in BORDER_GUESSES:
+                    bigger = grown(q, border)
+                    if bigger.min() < 0 or bigger[:, 0].max() >= w or bigger[:, 1].max() >= h:
+                        break
+                    again, again_score = self.identify(dewarp(image, bigger))
+                    if again is not None:
+                        q, card, score = bigger, again, again_score
+                        break
             out.append(Detection(card, q, score))
         return out

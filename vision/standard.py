@@ -48,6 +48,9 @@ class Thresholds:
     suit_margin: float = 0.05
     suit_ratio: float = 2.0
     single_corner_score: float = 0.82  # only one corner readable (overlap, hand)
+    large_suit_score: float = 0.97  # the pips (or a court's panel suit) deciding alone
+    large_suit_ratio: float = 3.0
+    corner_tolerance: float = 0.005  # how much a corner may prefer the other suit then
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,16 @@ class Glyphs:
     suit: Vector
     suit_aspect: float
     red: bool
+
+
+def matvec(matrix: NDArray[np.float32], v: Vector) -> NDArray[np.float32]:
+    """``matrix @ v`` on this core: BLAS spreads even small products over threads, which
+    stall when the other core is busy (twice the time per card on a loaded Pi).
+
+    >>> matvec(np.eye(2, dtype=np.float32), np.float32([3, 4])).tolist()
+    [3.0, 4.0]
+    """
+    return np.asarray(np.einsum("...j,j->...", matrix, v), np.float32)
 
 
 def _percentiles(gray: NDArray[np.uint8], qs: tuple[float, ...]) -> list[float]:
@@ -241,16 +254,6 @@ def _label_index(labels: tuple[str, ...]) -> dict[str, NDArray[np.intp]]:
     return _INDEX_CACHE[key]
 
 
-def _best_two(vectors: NDArray[np.float32], aspects: NDArray[np.float32],
-              labels: tuple[str, ...], v: Vector, aspect: float,
-              allowed: frozenset[str] | None = None) -> tuple[str, float, float]:
-    scores = vectors @ v - 0.5 * np.abs(np.log(aspects / max(aspect, 1e-3)))
-    best = _per_label_max(scores, labels, allowed)
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])
-    top, second = ranked[0], (ranked[1][1] if len(ranked) > 1 else -1.0)
-    return top[0], top[1], top[1] - second
-
-
 @dataclass(frozen=True)
 class Reading:
     card: str | None
@@ -260,15 +263,72 @@ class Reading:
 
 def _suit_scores(vectors: NDArray[np.float32], labels: tuple[str, ...], v: Vector,
                  allowed: frozenset[str]) -> dict[str, float]:
-    return _per_label_max(vectors @ v, labels, allowed)
+    return _per_label_max(matvec(vectors, v), labels, allowed)
+
+
+@lru_cache(maxsize=4)
+def _pip_rows(suits: frozenset[str]) -> tuple[NDArray[np.float32], tuple[NDArray[np.intp], ...]]:
+    """The pip templates of ``suits`` as one matrix, and each suit's rows in it."""
+    t = templates()
+    labels = np.array(t.pip_labels)
+    order = sorted(suits)
+    rows = [np.flatnonzero(labels == s) for s in order]
+    matrix = np.ascontiguousarray(t.pip_vectors[np.concatenate(rows)])
+    starts = np.cumsum([0, *(len(r) for r in rows)])
+    return matrix, tuple(np.arange(starts[i], starts[i + 1]) for i in range(len(order)))
+
+
+def _pip_evidence(t: Templates, pips: NDArray[np.float32],
+                  allowed: frozenset[str]) -> dict[str, float]:
+    """Per suit, the mean over the pips of the best template score (one matrix product)."""
+    matrix, rows = _pip_rows(allowed)
+    scores = np.stack([matvec(matrix, p) for p in pips], axis=1)  # templates x pips
+    return {s: float(scores[r].max(axis=0).mean())
+            for s, r in zip(sorted(allowed), rows, strict=True)}
+
+
+def _rank_scores(g: Glyphs) -> dict[str, float]:
+    t = templates()
+    scores = matvec(t.rank_vectors, g.rank) - 0.5 * np.abs(np.log(t.rank_aspects
+                                                           / max(g.rank_aspect, 1e-3)))
+    return _per_label_max(scores, t.rank_labels)
+
+
+def _pip_count_rank(corners: list[dict[str, float]], pips: int, th: Thresholds) -> str | None:
+    """The one number rank that every corner reads nearly as well as its best and
+    that the pip count confirms (a blurred 5 and 8 look alike; five pips do not)."""
+    # a faint corner (shaded, clipped) does not veto what a clear one and the pips agree on
+    corners = [c for c in corners if max(c.values()) >= th.rank_score] or corners
+    near = {r for c in corners for r, v in c.items() if v >= max(c.values()) - th.rank_margin}
+    if near & {"J", "Q", "K"}:
+        return None  # a court card's panel letter and suit count as two "pips"
+    candidates = [r for r in corners[0]
+                  if all(c[r] >= max(th.rank_score, max(c.values()) - th.rank_margin)
+                         for c in corners)
+                  and (1 if r == "A" else int(r)) == pips]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _court_suit(card: Image, allowed: frozenset[str]) -> dict[str, float] | None:
+    """Suit scores of the large suit printed in a court card's panel: the pip-like
+    component that looks most like a suit (the other is the panel's rank letter)."""
+    t = templates()
+    best: dict[str, float] | None = None
+    for v in read_pips(card):
+        scores = _pip_evidence(t, v[None, :], allowed)
+        if best is None or max(scores.values()) > max(best.values()):
+            best = scores
+    return best
 
 
 def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
-    The rank must read the same in every readable corner; a number card's
-    pips must be as many as its rank says; the suit's colour comes from the
-    ink and its shape from the corner and centre pips together.
+    The rank must read the same in every readable corner (or, for number cards,
+    the pip count must settle between ranks that read nearly alike); a number
+    card's pips must be as many as its rank says; the suit's colour comes from
+    the ink and its shape from the corner and centre pips (or a court card's
+    panel suit) together.
     """
     th = th or Thresholds()
     t = templates()
@@ -279,9 +339,11 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     ranks = []
     weak = False
     readable = []
+    corner_scores = []
     for g in glyphs:
-        rank, rs, rm = _best_two(t.rank_vectors, t.rank_aspects, t.rank_labels, g.rank,
-                                 g.rank_aspect)
+        per_rank = _rank_scores(g)
+        (rank, rs), (_, runner_up) = sorted(per_rank.items(), key=lambda kv: -kv[1])[:2]
+        rm = rs - runner_up
         if rs < th.weak_rank_score:
             continue  # like no glyph at all (a clipped or shaded corner): the other decides
         clear = rm >= th.rank_margin or (
@@ -289,38 +351,73 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         weak = weak or rs < th.rank_score or not clear
         ranks.append((rank, rs))
         readable.append(g)
+        corner_scores.append(per_rank)
     glyphs = readable
     if not glyphs:
         return Reading(None, 0.0)
-    if len({r for r, _ in ranks}) > 1 or len({g.red for g in glyphs}) > 1:
+    if len({g.red for g in glyphs}) > 1:
         return Reading(None, 0.0)
-    rank = ranks[0][0]
-    rank_score = min(s for _, s in ranks)
-    if len(glyphs) == 1 and (weak or rank_score < th.single_corner_score):
-        return Reading(None, 0.0)
-    if weak and rank in ("J", "Q", "K"):
-        return Reading(None, 0.0)  # a faint court index has no pips to confirm it
     red = glyphs[0].red
     allowed = frozenset({"H", "D"} if red else {"S", "C"})
-    evidence: list[dict[str, float]] = [
-        _suit_scores(t.suit_vectors, t.suit_labels, g.suit, allowed) for g in glyphs]
-    if rank not in ("J", "Q", "K"):
+    pips: list[Vector] | None = None
+    rank = ranks[0][0]
+    rank_score = min(s for _, s in ranks)
+    if len({r for r, _ in ranks}) > 1 or weak:
+        # corners that disagree or read faintly: only the pip count can settle it
+        pips = read_pips(views[0])
+        settled = _pip_count_rank(corner_scores, len(pips), th)
+        if settled is None:
+            if len({r for r, _ in ranks}) > 1:
+                return Reading(None, 0.0)
+        else:
+            rank, weak = settled, False
+            rank_score = min(c[rank] for c in corner_scores)
+    if len(glyphs) == 1 and (weak or rank_score < th.single_corner_score):
+        return Reading(None, 0.0)
+    corners = [_suit_scores(t.suit_vectors, t.suit_labels, g.suit, allowed) for g in glyphs]
+    evidence: list[dict[str, float]] = list(corners)
+    large: dict[str, float] | None = None  # the pips' or the court panel's suit
+    if rank in ("J", "Q", "K"):
+        if weak:
+            return Reading(None, 0.0)  # a faint court index has no pips to confirm it
+        panel = _court_suit(views[0], allowed)
+        # a panel suit washed out by glare can look like the panel's letter: only a clear
+        # one counts
+        if panel is not None and max(panel.values()) >= th.large_suit_score:
+            # the panel suit is large and sharp where the corner suits blur alike
+            evidence += [panel] * len(glyphs)
+            large = panel
+    else:
         # the pips are independent evidence: their count must be the rank (this is what
         # lets a faint but consistent index through), and their shape weighs as much as
         # both corner suits together, being larger
-        pips = [p for v in views[:1] for p in read_pips(v)]
+        if pips is None:
+            pips = read_pips(views[0])
         expected = 1 if rank == "A" else int(rank)
         if len(pips) != expected:
             return Reading(None, 0.0)  # pips hidden, or the rank was misread
-        pip_scores = [_suit_scores(t.pip_vectors, t.pip_labels, v, allowed) for v in pips]
-        pip_evidence = {s: float(np.mean([p[s] for p in pip_scores])) for s in allowed}
-        evidence += [pip_evidence] * len(glyphs)
+        large = _pip_evidence(t, np.array(pips, np.float32), allowed)
+        evidence += [large] * len(glyphs)
+    if large is not None:
+        from_corners = {s: float(np.mean([c[s] for c in corners])) for s in allowed}
+        (cb, cs), (_, cs2) = sorted(from_corners.items(), key=lambda kv: -kv[1])
+        if max(large, key=lambda k: large[k]) != cb and cs - cs2 >= th.suit_margin:
+            return Reading(None, 0.0)  # clear corners and the large suits disagree
     combined = {s: float(np.mean([e[s] for e in evidence])) for s in allowed}
     (best, bs), (_, second) = sorted(combined.items(), key=lambda kv: -kv[1])
     # blur makes every glyph alike, so also accept a runner-up that is clearly farther off
     d_best, d_second = 1 - bs, 1 - second
     clear = bs - second >= th.suit_margin or (
         d_second - d_best >= 0.01 and d_second >= th.suit_ratio * max(d_best, 1e-3))
+    if not clear and large is not None:
+        # small corner suits blur alike (spades and clubs most): the large printed suits
+        # decide alone when they are clear and no corner prefers the other suit
+        (lb, ls), (_, lsecond) = sorted(large.items(), key=lambda kv: -kv[1])
+        ld_best, ld_second = 1 - ls, 1 - lsecond
+        if (ls >= th.large_suit_score and ld_second - ld_best >= 0.01
+                and ld_second >= th.large_suit_ratio * max(ld_best, 1e-3)
+                and all(c[lb] >= max(c.values()) - th.corner_tolerance for c in corners)):
+            best, bs, clear = lb, ls, True
     if bs < th.suit_score or not clear:
         return Reading(None, 0.0)
     card_id = rank + best

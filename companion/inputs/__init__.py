@@ -57,8 +57,14 @@ def build_attachments(
 
         board = BoardFeed(config.board)
         attachments.append(board)
+    camera = None
+    if config.camera.source != "none":
+        from companion.inputs.camera import CameraFeed
+
+        camera = CameraFeed(config.camera)
+        attachments.append(camera)
     if demo:
         from companion.inputs.demo import DemoBots
 
-        attachments.append(DemoBots(board=board, speed=speed, game=game))
+        attachments.append(DemoBots(board=board, camera=camera, speed=speed, game=game))
     return attachments

@@ -6,6 +6,7 @@ Prints the URL phones open (an IP address), its QR code and the table PIN.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -82,6 +83,10 @@ def settings_from(config: CompanionConfig) -> Settings:
 
 def main(argv: list[str]) -> int:
     """Run until interrupted; 0 on a clean stop, 2 on bad options or an unusable data dir."""
+    # numpy's OpenBLAS would split the camera's small matrix products over every core and
+    # stall whenever another core is busy: one thread is faster on a Pi. Set before the
+    # camera path first imports numpy; an explicit setting in the environment wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = build_parser().parse_args(argv)
     if args.speed <= 0:
         print("companion serve: --speed must be a positive number, e.g. 2", file=sys.stderr)

@@ -70,3 +70,14 @@ def test_order_clockwise_handles_any_rotation() -> None:
         assert q[0].tolist() in ([10, 0], [0, 10])
         (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[1]
         assert ax * by - ay * bx > 0  # clockwise with y pointing down
+
+
+@pytest.mark.parametrize(("deck", "seed", "card"), [
+    ("cant-catch-harry", 1010, "lamp"),  # a large panel printed inside it
+    ("standard", 1030, "4S"),  # stretched by the tilt, near the image edge
+    ("standard", 1069, "QD"),  # foreshortened by the tilt to nearly square
+])
+def test_cards_hard_to_outline_under_tilt_are_found(deck: str, seed: int, card: str) -> None:
+    scene = render_scene(with_deck(CONDITIONS["tilt35"], deck), seed)
+    truth = next(t for t in scene.cards if t.card == card)
+    assert any(quad_iou(q, truth.quad) > 0.8 for q in find_cards(scene.image))

@@ -15,6 +15,7 @@ import pytest
 from vision.decks import STANDARD, deck_ids
 from vision.detect import CARD_H, CARD_W, dewarp, find_cards, portrait, quad_iou
 from vision.enrolled import EnrollmentError, Gallery
+from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, TEST_DESIGNS, render_card, render_scene, with_deck
 from vision.standard import identify_standard
 
@@ -108,3 +109,42 @@ def test_a_damaged_or_missing_gallery_says_what_to_do(tmp_path: Path,
     (folder / "references.npz").write_bytes(b"not a numpy file")
     with pytest.raises(EnrollmentError, match="enroll it again"):
         Gallery.load(tmp_path, "star-plus")
+
+
+@pytest.mark.parametrize("design", TEST_DESIGNS)
+def test_black_court_cards_are_read_through_blur(design: int) -> None:
+    # blurred small corner suits of spades and clubs look alike; the panel's large suit does not
+    right = wrong = 0
+    for card in ("JS", "QS", "KS", "JC", "QC", "KC"):
+        face = render_card("standard", card, design)
+        for width, sigma in ((100, 1.0), (110, 1.2), (120, 1.5)):
+            small = cv2.resize(face, (width, round(width * 1.4)), interpolation=cv2.INTER_AREA)
+            view = np.asarray(cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma),
+                                         (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                              np.uint8)
+            got = identify_standard(view).card
+            right += got == card
+            wrong += got is not None and got != card
+    assert wrong == 0
+    assert right >= 16  # of 18
+
+
+@pytest.mark.parametrize("deck", ["standard", "star-catcher", "star-plus", "cant-catch-harry"])
+def test_the_recognizer_names_cards_under_the_goal_conditions(
+        deck: str, galleries: dict[str, Gallery]) -> None:
+    # tilt, lighting gradient, blur, noise and JPEG together (not the benchmark's seeds)
+    rec = Recognizer(galleries.get(deck, "standard"))
+    right = wrong = total = 0
+    for seed in range(620, 624):
+        scene = render_scene(with_deck(CONDITIONS["lighting"], deck), seed)
+        detections = rec.detect(scene.image)
+        for truth in scene.cards:
+            if truth.visible < 0.85:
+                continue
+            total += 1
+            best = max(detections, key=lambda d: quad_iou(d.quad, truth.quad), default=None)
+            right += best is not None and best.card == truth.card
+        wrong += sum(d.card is not None and d.card != max(
+            scene.cards, key=lambda t: quad_iou(d.quad, t.quad)).card for d in detections)
+    assert wrong == 0
+    assert right >= total - 1

@@ -1,0 +1,172 @@
+"""The camera feed's cost per frame, and the service's memory with the camera running.
+
+    python bench/bench_camera.py [--frames N] [--size 1280x720]
+
+Part 1: the real service (uvicorn, SQLite) with the simulated camera attached,
+a Star Catcher match on the table, running for a few seconds; prints the frames
+the feed processed per second and the process's resident memory.
+
+Part 2, per card game: a simulated table at 1280 x 720 (markers for the seated
+games, as the feed uses it) goes through a scripted sequence of layouts, a card
+added or taken every few frames, like a game in progress. Frames are rendered
+first; what is timed is the feed's per-frame path: the tracker (motion check,
+background), detection plus identification on quiet frames, zones. One core
+(``cv2.setNumThreads(1)``, one BLAS thread).
+
+Goals: about 10 frames per second on a Pi 4 (about 30 ms per frame on one x86
+core) and under 250 MB for the whole service.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, honestly: set before numpy loads
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from companion.inputs.camera import DECKS, SEATED_GAMES
+from vision.calibration import CalibrationError, TableGeometry
+from vision.decks import deck_ids
+from vision.pipeline import Detection, Image, Recognizer
+from vision.simtable import SimTable, rendered_gallery
+from vision.tracker import Tracker
+
+PLAYERS = ("Ann", "Ben")
+FRAMES_PER_LAYOUT = 6
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now, in MB (Linux)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def frames_for(game: str, size: tuple[int, int], count: int, seed: int) -> list[Image]:
+    deck = DECKS[game]
+    sim = SimTable(deck, PLAYERS, size=size, markers=game in SEATED_GAMES)
+    rng = random.Random(seed)
+    ids = list(deck_ids(deck))
+    zones = [f"seat:{p}" for p in PLAYERS] if game in SEATED_GAMES else ["centre"]
+    frames: list[Image] = []
+    while len(frames) < count:
+        zone = rng.choice(zones)
+        if len(sim.in_zone(zone)) >= 4 or (sim.cards and rng.random() < 0.3):
+            gone = rng.choice(sim.cards)
+            sim.show([c for c in sim.cards if c is not gone], wait=False)
+        else:
+            sim.show(sim.with_added([rng.choice(ids)], zone), wait=False)
+        frame = sim.render()
+        frames += [frame] * FRAMES_PER_LAYOUT
+    return frames[:count]
+
+
+def bench_game(game: str, size: tuple[int, int], count: int) -> None:
+    frames = frames_for(game, size, count, seed=1)
+    first = frames[0]
+    try:
+        geometry: TableGeometry | None = TableGeometry.from_markers(
+            first, (600.0, 400.0), PLAYERS)
+    except CalibrationError:
+        geometry = None
+    deck = DECKS[game]
+    recognizer = Recognizer("standard" if deck == "standard" else rendered_gallery(deck))
+
+    def zone_of(point: tuple[float, float]) -> str | None:
+        return "centre" if geometry is None else geometry.zone_of(point)
+
+    tracker = Tracker(zone_of=zone_of)
+
+    def detect(frame: Image) -> list[Detection]:
+        found = recognizer.detect(frame)
+        centres = [d.quad.mean(axis=0) for d in found]
+        return [d for d, c in zip(found, centres, strict=True)
+                if zone_of((float(c[0]), float(c[1]))) is not None]
+
+    times = []
+    changes = 0
+    for frame in frames:
+        started = time.perf_counter()
+        if tracker.update(frame, detect) is not None:
+            changes += 1
+        times.append(time.perf_counter() - started)
+    mean = statistics.fmean(times) * 1000
+    p95 = sorted(times)[int(0.95 * len(times))] * 1000
+    print(f"{game:17s} {size[0]}x{size[1]}  {1000 / mean:6.1f} fps  mean {mean:5.1f} ms  "
+          f"p95 {p95:5.1f} ms  (motion frames skipped {tracker.skipped}/{len(frames)}, "
+          f"{changes} stable changes, calibrated: {geometry is not None})")
+
+
+def bench_service(size: tuple[int, int], seconds: float) -> None:
+    from companion.config import CameraSection
+    from companion.inputs.camera import CameraFeed
+    from companion.service import Settings, create_app
+    from companion.service.server import TableServer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(data_dir=Path(tmp) / "table", pin="2468", mdns=False,
+                            public_host="127.0.0.1", port=0)
+        feed = CameraFeed(CameraSection(source="sim", width=size[0], height=size[1]))
+        server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.01)
+        import httpx
+
+        url = f"http://127.0.0.1:{server.bound_port}"
+        with httpx.Client(base_url=url, timeout=10) as http:
+            token = http.post("/api/auth", json={"pin": "2468", "name": "bench"}).json()["token"]
+            headers = {"Authorization": f"Bearer {token}"}
+            http.post("/api/matches", json={"game": "star-catcher", "players": list(PLAYERS)},
+                      headers=headers)
+            while feed.following is None:
+                time.sleep(0.02)
+            sim = feed.sim
+            assert sim is not None
+            sim.show(sim.with_added(["D1", "D5*", "C4*", "M", "D9**", "C8**", "D3", "D7"],
+                                    "centre"))
+            start_frames, started = feed.frames, time.monotonic()
+            time.sleep(seconds)
+            fps = (feed.frames - start_frames) / (time.monotonic() - started)
+            view = http.get("/api/camera/frame.jpg")
+        print(f"service with the sim camera at {size[0]}x{size[1]} (max {feed.max_fps:g} fps): "
+              f"{fps:.1f} frames/s processed, resident memory {rss_mb():.0f} MB, live view "
+              f"{len(view.content) // 1024} kB JPEG")
+        server.should_exit = True
+        thread.join(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=120, help="frames per game (default 120)")
+    parser.add_argument("--size", default="1280x720", help="frame size (default 1280x720)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="how long the service part runs (default 5)")
+    args = parser.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    cv2.setNumThreads(1)  # the target is one core of the Pi
+    # the service first, so its memory is not inflated by the pipeline runs' frames
+    bench_service((w, h), args.seconds)
+    print("camera feed path per frame, render excluded, one core:")
+    for game in DECKS:
+        bench_game(game, (w, h), args.frames)
+    print(f"resident memory after all four decks ran: {rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""A real table service (uvicorn, SQLite) with the simulated camera attached.
+
+The simulated camera renders the virtual table; the frames go through the
+real calibration, detection, identification, tracker and game adapters.
+Phones are plain HTTP clients with a PIN token; an SSE client watches.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import httpx
+import pytest
+
+from companion.config import CameraSection
+from companion.inputs.camera import CameraFeed
+from companion.service import Settings, create_app
+from companion.service.server import TableServer
+from tests.inputs.conftest import Watcher
+from tests.service.sse import SseClient, SseEvent
+from vision.simtable import SimCameraSource, SimTable
+
+PIN = "2468"
+REPO = Path(__file__).resolve().parents[2]
+SIZE = (800, 450)
+"""Frames the simulated camera renders: cards about 58 px wide, read reliably and fast."""
+
+Event = dict[str, Any]
+
+
+def normalized(event: Event) -> Event:
+    """An event in one spelling: lists that are sets sorted, an empty ``take`` dropped.
+
+    >>> normalized({"type": "play", "card": "D1", "take": []})
+    {'type': 'play', 'card': 'D1'}
+    """
+    out = dict(event)
+    if "take" in out:
+        out["take"] = sorted(out["take"])
+        if not out["take"]:
+            del out["take"]
+    if out.get("type") == "table":  # the deal: four cards, in no particular order
+        out["cards"] = sorted(out["cards"])
+    if isinstance(out.get("hands"), dict):
+        out["hands"] = {p: sorted(h) for p, h in out["hands"].items()}
+    return out
+
+
+def entry_like(event: Event) -> Callable[[SseEvent], bool]:
+    """A test for the live-stream frame that adds ``event`` (in any spelling) to the match."""
+    wanted = normalized(event)
+
+    def test(frame: SseEvent) -> bool:
+        entry = frame.data.get("entry") if frame.kind == "change" else None
+        return isinstance(entry, dict) and normalized(entry["event"]) == wanted
+    return test
+
+
+def status_of(frame: SseEvent, source: str) -> dict[str, Any] | None:
+    status = frame.data.get("status") if isinstance(frame.data, dict) else None
+    if isinstance(status, dict) and isinstance(status.get(source), dict):
+        found: dict[str, Any] = status[source]
+        return found
+    return None
+
+
+@dataclass
+class CameraTable:
+    url: str
+    http: httpx.Client
+    headers: dict[str, str]
+    feed: CameraFeed
+    watcher: Watcher
+
+    @property
+    def sim(self) -> SimTable:
+        assert self.feed.sim is not None
+        return self.feed.sim
+
+    @property
+    def camera(self) -> SimCameraSource:
+        source = self.feed.source
+        assert isinstance(source, SimCameraSource)
+        return source
+
+    def post_event(self, event: Event) -> Event:
+        response = self.http.post("/api/events", json={"event": event}, headers=self.headers)
+        assert response.status_code == 201, response.text
+        body: Event = response.json()
+        return body
+
+    def start_match(self, setup: Event) -> int:
+        options = {k: v for k, v in setup.items() if k not in ("type", "game", "players")}
+        body = {"game": setup["game"], "players": setup["players"], "options": options}
+        response = self.http.post("/api/matches", json=body, headers=self.headers)
+        assert response.status_code == 201, response.text
+        match_id: int = response.json()["id"]
+        # the camera follows the new match (and clears the simulated table) before play
+        deadline = time.monotonic() + 5
+        while self.feed.following != match_id:
+            assert time.monotonic() < deadline, "the camera never followed the new match"
+            time.sleep(0.02)
+        return match_id
+
+    def camera_status(self) -> dict[str, Any] | None:
+        for frame in reversed(self.watcher.seen):
+            found = status_of(frame, "camera")
+            if found is not None:
+                return found
+        return None
+
+    def wait_link(self, state: str, timeout: float = 5.0) -> None:
+        current = self.camera_status()
+        if current is not None and current.get("link") == state:
+            return
+
+        def shows(frame: SseEvent) -> bool:
+            found = status_of(frame, "camera")
+            return found is not None and found.get("link") == state
+        self.watcher.wait_for(shows, timeout, f"the camera link {state!r}", consume=False,
+                              start=len(self.watcher.seen))
+
+    def check_against_replay(self, match_id: int, events: list[Event], tmp: Path) -> Event:
+        """Every event reached the stream in order, and the totals are ``companion replay``'s."""
+        changes = [f for f in self.watcher.seen if f.kind == "change"]
+        seqs = [f.data["seq"] for f in changes]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a gap in the live stream"
+        streamed = [f.data["entry"]["event"] for f in changes if "entry" in f.data]
+        assert streamed == events
+        log = self.http.get(f"/api/matches/{match_id}/log.jsonl")
+        assert log.status_code == 200
+        path = tmp / "exported.jsonl"
+        path.write_text(log.text, encoding="utf-8")
+        replayed = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(path)],
+                                  capture_output=True, text=True, cwd=REPO, timeout=30,
+                                  check=True)
+        result: Event = json.loads(replayed.stdout)
+        last = changes[-1].data["summary"]
+        assert result["totals"] == last["totals"]
+        assert result["finished"] == last["finished"]
+        assert result["winners"] == last.get("winners", result["winners"])
+        return result
+
+
+@contextmanager
+def serving(tmp_path: Path, feed: CameraFeed, wait_for: str = "connected"
+            ) -> Iterator[CameraTable]:
+    """A real table server with ``feed`` attached, a phone logged in, an SSE watcher."""
+    settings = Settings(data_dir=tmp_path / "table", pin=PIN, mdns=False,
+                        public_host="127.0.0.1", port=0)
+    server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    url = f"http://127.0.0.1:{server.bound_port}"
+    client = SseClient(url + "/api/stream")
+    watcher = Watcher(client)
+    try:
+        with httpx.Client(base_url=url, timeout=15) as http:
+            token = http.post("/api/auth", json={"pin": PIN, "name": "Ann's phone"})
+            assert token.status_code == 200, token.text
+            headers = {"Authorization": f"Bearer {token.json()['token']}"}
+            table = CameraTable(url, http, headers, feed, watcher)
+            table.wait_link(wait_for)
+            yield table
+    finally:
+        client.close()
+        server.should_exit = True
+        thread.join(10)
+        assert not thread.is_alive(), "the server did not stop"
+        assert not feed.running, "the camera feed did not stop"
+
+
+@pytest.fixture
+def camera_table(tmp_path: Path) -> Iterator[CameraTable]:
+    cv2.setNumThreads(1)  # the Pi budget: one core for the camera
+    feed = CameraFeed(CameraSection(source="sim", width=SIZE[0], height=SIZE[1]),
+                      store=tmp_path / "decks", max_fps=60.0, flush_after=0.4)
+    with serving(tmp_path, feed) as table:
+        yield table
