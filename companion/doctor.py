@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.config import CompanionConfig, ConfigError, find_config, load_config
-from companion.inputs import board_override
+from companion.inputs import board_override, camera_override
 from hardware.boardmap import BoardMap, BoardMapError, load_board_map
 from hardware.connect import find_board_port, make_source, setup_problems
 from hardware.protocol import PROTOCOL_VERSION, Hello
@@ -423,8 +423,80 @@ def _watch_sensor(context: DoctorContext, source: SensorSource, sensor_id: str, 
                  f"({HARDWARE_DOC}, 'Testing each sensor')")
 
 
-CHECK_GROUPS: tuple[CheckGroup, ...] = (python_checks, config_checks, board_checks)
-"""Every group ``companion doctor`` runs, in order; the camera's checks go here next."""
+# -- the camera ---------------------------------------------------------------------------------
+
+ENROLLED_DECKS = ("star-catcher", "star-plus", "cant-catch-harry")
+"""Decks the camera learns from the user's own cards (the standard deck needs no enrollment)."""
+
+CAMERA_FIXES = {
+    "webcam": "plug the USB camera in, check `ls /dev/video*`, and that the service's user is "
+              "in the video group; set [camera] index if it is not the first camera",
+    "picamera2": "check the ribbon cable, that `rpicam-hello` shows a picture, and that "
+                 "python3-picamera2 is installed (deploy/install.sh does it)",
+    "file": "set [camera] path to a video file or a folder of images that exists",
+}
+
+
+def camera_checks(context: DoctorContext) -> Iterator[Check]:
+    settings = context.config.camera
+    if settings.source == "none":
+        context.notes.append("no camera configured ([camera] source = none): phones enter "
+                             "the cards")
+        return
+    try:
+        from companion.inputs.camera import open_camera
+        from vision.calibration import detect_markers
+        from vision.enrolled import EnrollmentError, Gallery, default_store
+        from vision.simtable import SimTable
+    except ImportError as exc:
+        yield Check("camera", False, f"the vision packages do not load ({exc})",
+                    "reinstall the companion (pip install -e .) so opencv-python-headless "
+                    "and numpy are present")
+        return
+    sim = SimTable("standard") if settings.source == "sim" else None
+    fix = CAMERA_FIXES.get(settings.source, "check the camera and its configuration")
+    try:
+        source = open_camera(settings, sim)
+    except (OSError, ValueError) as exc:
+        yield Check("camera", False, f"{settings.source}: {exc}", fix)
+        return
+    frame = None
+    with source:
+        deadline = time.monotonic() + min(context.seconds, 5.0)
+        while frame is None and time.monotonic() < deadline:
+            frame = source.read()
+            if frame is None:
+                time.sleep(0.05)
+    if frame is None:
+        yield Check("camera", False, f"{settings.source}: no picture within 5 s", fix)
+        return
+    height, width = frame.shape[:2]
+    yield Check("camera", True, f"{settings.source}: {width}x{height} frames")
+    if sim is not None:
+        context.notes.append("simulated camera: no markers or enrolled decks needed")
+        return
+    markers = sorted(detect_markers(frame))
+    yield Check(
+        "calibration markers", markers == [0, 1, 2, 3],
+        f"markers seen: {', '.join(map(str, markers)) or 'none'}",
+        "print docs/aruco-markers.svg at 100 % and lay markers 0-3 at the corners of the play "
+        "area (0 top-left, clockwise, the first player's seat along the bottom edge); without "
+        "them the whole picture counts as the centre and seats cannot be told apart",
+    )
+    store = default_store()
+    for deck in ENROLLED_DECKS:
+        try:
+            gallery = Gallery.load(store, deck)
+        except EnrollmentError as exc:
+            yield Check(f"deck {deck}", False, str(exc),
+                        f"companion vision enroll --deck {deck} --from PHOTOS (one flat, "
+                        "upright photo per distinct card), or --camera to show each card")
+        else:
+            yield Check(f"deck {deck}", True, f"{len(gallery.cards)} cards enrolled in {store}")
+
+
+CHECK_GROUPS: tuple[CheckGroup, ...] = (python_checks, config_checks, board_checks, camera_checks)
+"""Every group ``companion doctor`` runs, in order."""
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -443,6 +515,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--board", default=None, metavar="SOURCE",
                         help="the board to check instead of the configured one: sim, gpio, "
                              "none, auto or a serial device path")
+    parser.add_argument("--camera", default=None, metavar="SOURCE",
+                        help="the camera to check instead of the configured one: sim, "
+                             "webcam[:INDEX], picamera2, none, or a video file / image folder")
     parser.add_argument("--interactive", action="store_true",
                         help="also test sensors by hand: you are asked to lift and put back "
                              "a magnet on each one named by --sensors")
@@ -459,6 +534,8 @@ def context_from(args: argparse.Namespace, out: TextIO) -> DoctorContext:
     overrides: dict[str, dict[str, object]] = {}
     if args.board is not None:
         overrides["board"] = board_override(args.board)
+    if args.camera is not None:
+        overrides["camera"] = camera_override(args.camera)
     path = find_config(args.config)
     error = None
     try:
@@ -493,7 +570,8 @@ def run(context: DoctorContext, groups: Sequence[CheckGroup] = CHECK_GROUPS) -> 
 
 
 def main(argv: list[str], out: TextIO | None = None) -> int:
-    """``companion doctor [--config FILE] [--board SOURCE] [--interactive] [--seconds N]``."""
+    """``companion doctor [--config FILE] [--board SOURCE] [--camera SOURCE] [--interactive]
+    [--seconds N]``."""
     args = build_parser().parse_args(argv)
     stream = out or sys.stdout
     if args.seconds <= 0:

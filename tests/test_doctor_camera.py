@@ -1,0 +1,46 @@
+"""`companion doctor`'s camera checks: a picture, the calibration markers, enrolled decks."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.doctor import main
+from vision.render import CONDITIONS, render_scene
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["--board", "none", *argv], out=out)
+    return code, out.getvalue()
+
+
+def test_simulated_camera_is_ok() -> None:
+    code, text = run("--camera", "sim")
+    assert code == 0, text
+    assert "camera: ok (sim: 1280x720 frames)" in text
+
+
+def test_a_real_camera_without_markers_or_decks_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), render_scene(CONDITIONS["upright"], 1).image)
+    monkeypatch.setenv("TABLE_COMPANION_DATA", str(tmp_path / "store"))
+    code, text = run("--camera", str(frames))
+    assert code == 1
+    assert "camera: ok (file:" in text
+    assert "calibration markers: problem: markers seen: none" in text
+    assert "aruco-markers.svg" in text
+    assert "deck star-plus: problem:" in text
+    assert "companion vision enroll --deck star-plus" in text
+
+
+def test_a_missing_camera_is_a_problem_with_a_fix(tmp_path: Path) -> None:
+    code, text = run("--camera", str(tmp_path / "nowhere"))
+    assert code == 1
+    assert "camera: problem:" in text and "fix:" in text
