@@ -203,7 +203,7 @@ class CatchMagInterpreter:
         lifted_at, self._mag_lifted_at = self._mag_lifted_at, None
         now = self._context(state)
         if lifted_at is None or now[2] != "catch":
-            return []
+            return []  # not lifted as far as we know, spent on an event, or no catch due
         # lifted for this catch, or by the same player just before the roll on the phone
         if lifted_at != now and not (lifted_at[0] == now[0] and lifted_at[2] == "roll"):
             return []
@@ -342,6 +342,11 @@ class CatchMagInterpreter:
             self._misplaced[target.id] = origin.id
             return [BoardWarning(f"{refusal}: put the rod back ({origin.label})",
                                  (target.id, origin.id))]
+        # A Catch Mag lift that made an event (a swipe with a kept ball before the roll,
+        # say) is spent: putting the Catch Mag back ends that move. Without this, a
+        # return read after the phone's roll looked like "lifted before the roll, put
+        # back after it": a failed catch nobody made.
+        self._mag_lifted_at = None
         return [event]
 
 

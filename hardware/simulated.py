@@ -242,8 +242,22 @@ class SimulatedBoard:
             raise TimeoutError("the simulated board stopped scanning")
 
     def settle(self, hold: float | None = None) -> None:
-        """Wait until the last change has been debounced and sent (plus a margin)."""
-        time.sleep(hold if hold is not None else (self.debounce_scans + 3) / self.scan_hz)
+        """Wait until the last change has been debounced and sent (plus a margin).
+
+        The firmware debounces in scans, not in seconds, so the wait is counted in
+        scans of the scan thread: a busy machine that slows or stalls the scanning
+        stretches the wait with it (a hand held still until the board has seen it),
+        instead of putting the next change down before the last one counted. A
+        ``hold`` in seconds waits at least that long as well.
+        """
+        start = self.scans
+        scans = self.debounce_scans + 3
+        time.sleep(hold if hold is not None else scans / self.scan_hz)
+        deadline = time.monotonic() + 5
+        while self.scans - start < scans and self._thread is not None:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the simulated board stopped scanning")
+            time.sleep(1 / self.scan_hz)
 
     # -- line trouble, for tests -------------------------------------------------
 

@@ -8,10 +8,17 @@ feeds every sensor change to :class:`~hardware.interpreter.CatchMagInterpreter`
 with the current match's state and enters what it recognises with
 ``actor="board"``, through the same rules check as a phone's entry.
 
-Threads: the source's reader thread only queues changes and link reports; the
+Threads: the source's reader thread only hands changes and link reports on; the
 feed thread does the interpreting. It never reads the table from its own
 thread: the current match's (immutable) state is fetched on the event loop,
 and events go in with :meth:`TableService.submit_from_thread`.
+
+Timing: a change is judged against the match as it stood when the change came
+in, not when the feed gets round to it. Each change passes through the event
+loop on its way to the feed queue and is stamped there with the match as it is
+at that moment; if phones have entered events since (and the board none), the
+change is judged against the stamped state. So a Catch Mag put back just
+before a roll is tapped stays "put back before the roll", however busy the Pi.
 """
 
 from __future__ import annotations
@@ -62,6 +69,22 @@ class CurrentMatch:
     """The rules engine's state (immutable), or ``None`` when the match cannot take events."""
     events: int = 0
     """Events entered in the match so far."""
+    entries: tuple[tuple[int, str], ...] = ()
+    """Each entry's id and actor, in order."""
+
+    def judge_against(self, seen: CurrentMatch | None) -> Any:
+        """The state to judge a change against that was stamped with ``seen`` on arrival.
+
+        ``seen``'s state when only phones have added events since (they came after the
+        change); otherwise this state (the board's own events must count, and an undo
+        or a correction since makes the old state history).
+        """
+        if (seen is None or seen.match_id != self.match_id or seen.state is None
+                or len(self.entries) <= len(seen.entries)
+                or self.entries[:len(seen.entries)] != seen.entries
+                or any(actor == ACTOR for _, actor in self.entries[len(seen.entries):])):
+            return self.state
+        return seen.state
 
 
 @dataclass
@@ -171,6 +194,18 @@ class BoardFeed:
 _STOP = object()
 
 
+def _read_current(table: TableService) -> CurrentMatch | None:
+    """The current match as it stands (call on the event loop)."""
+    session = table.session
+    if session.current is None:
+        return None
+    record = session.matches[session.current]
+    game = record.setup.get("game")
+    state = record.match.state if record.match is not None else None
+    return CurrentMatch(record.id, game if isinstance(game, str) else None, state,
+                        len(record.entries), tuple((e.id, e.actor) for e in record.entries))
+
+
 class _Feed:
     """The feed thread: interprets changes against the current match and enters events."""
 
@@ -197,11 +232,35 @@ class _Feed:
     # -- from the source's reader thread: only queue ------------------------------
 
     def on_change(self, change: SensorChange) -> None:
-        self._queue.put(change)
+        self._via_loop(change)
 
     def on_status(self, status: LinkStatus) -> None:
         # Read now, in the reader thread: the source's belief exactly as of this report.
-        self._queue.put((status, self.source.snapshot()))
+        self._via_loop((status, self.source.snapshot()))
+
+    def _via_loop(self, item: object) -> None:
+        """Queue ``item`` stamped with the match as it stands now, read on the event loop.
+
+        Going through the loop keeps the order of changes, and puts each change before
+        any phone entry the loop handles after it arrived.
+        """
+        loop = self.table.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._stamp, item)
+                return
+            except RuntimeError:  # the loop closed meanwhile: the service is stopping
+                pass
+        self._queue.put((item, None))
+
+    def _stamp(self, item: object) -> None:
+        """On the event loop: queue ``item`` with the current match."""
+        try:
+            seen = _read_current(self.table)
+        except Exception:  # never lose a change over a stamp
+            log.exception("could not read the current match for %r", item)
+            seen = None
+        self._queue.put((item, seen))
 
     # -- life --------------------------------------------------------------------------
 
@@ -227,10 +286,8 @@ class _Feed:
             if item is _STOP:
                 return
             try:
-                if isinstance(item, SensorChange):
-                    self._on_change(item)
-                elif isinstance(item, tuple):
-                    self._on_status(*item)
+                if isinstance(item, tuple):
+                    self._handle(*item)
                 if time.monotonic() >= next_tick:
                     next_tick = time.monotonic() + self.tick_seconds
                     self._on_tick()
@@ -238,20 +295,21 @@ class _Feed:
             except Exception:  # a bug or a stopped loop must not end the feed: log, carry on
                 log.exception("the board feed failed on %r", item)
 
+    def _handle(self, item: object, seen: CurrentMatch | None) -> None:
+        """One queued item: a change (with the match as it was when it came in) or a
+        link report (with the source's belief as of that report)."""
+        if isinstance(item, SensorChange):
+            self._on_change(item, seen)
+        elif isinstance(item, tuple):
+            self._on_status(*item)
+
     # -- the table, read and written on its event loop ----------------------------------
 
     def _current(self) -> CurrentMatch | None:
         table = self.table
 
         async def read() -> CurrentMatch | None:
-            session = table.session
-            if session.current is None:
-                return None
-            record = session.matches[session.current]
-            game = record.setup.get("game")
-            state = record.match.state if record.match is not None else None
-            return CurrentMatch(record.id, game if isinstance(game, str) else None, state,
-                                len(record.entries))
+            return _read_current(table)
 
         loop = table.loop
         if loop is None or loop.is_closed():
@@ -259,7 +317,7 @@ class _Feed:
         return asyncio.run_coroutine_threadsafe(read(), loop).result(LOOP_TIMEOUT)
 
     def _follow(self, current: CurrentMatch | None) -> Any:
-        """The Catch Mag state to interpret against, or ``None``; resyncs on a new match."""
+        """The current Catch Mag state, or ``None``; resyncs on a new match."""
         if current is None or current.game != GAME or current.state is None:
             if self.match_id is not None:
                 self.match_id = None
@@ -303,10 +361,13 @@ class _Feed:
 
     # -- handling ------------------------------------------------------------------------
 
-    def _on_change(self, change: SensorChange) -> None:
+    def _on_change(self, change: SensorChange, seen: CurrentMatch | None = None) -> None:
         if self.picture is None:
             self.picture = self.source.snapshot()
-        state = self._follow(self._current())  # a resync uses the picture before this change
+        current = self._current()
+        state = self._follow(current)  # a resync uses the picture before this change
+        if state is not None and current is not None:
+            state = current.judge_against(seen)
         before = self.picture
         self.picture = (before | {change.sensor_id} if change.present
                         else before - {change.sensor_id})

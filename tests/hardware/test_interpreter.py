@@ -167,6 +167,24 @@ def test_a_kept_ball_spent_before_rolling_is_use_joker() -> None:
                                     "from": "Ben", "color": "blue"}
 
 
+def test_the_catch_mag_spent_on_a_kept_ball_is_no_failed_catch_after_the_roll() -> None:
+    """The Catch Mag's return is read after the phone's roll (the Pi was busy, or the
+    player tapped quickly): the lift was spent on the swipe, so it is no failed catch."""
+    table = Table()
+    table.roll("Ann", 6)
+    table.hands(("lift-mag",), ("move", "U7", "S1.J7"), ("return-mag",))
+    table.roll("Ben", 2)
+    table.hands(("lift-mag",), ("move", "U3", "S2.blue.1"), ("return-mag",))
+    table.roll("Cy", 1)
+    table.hands(("lift-mag",), ("lift-back", "U2"), ("return-mag",))
+    readings = table.hands(("lift-mag",), ("lift", "S1.J7"), ("move", "S2.blue.1", "S1.blue.1"),
+                           ("place", "U7"))
+    assert only_event(readings)["type"] == "use-joker"
+    table.roll("Ann", 1)  # space 8: a rod, Ann is to catch
+    assert table.hands(("return-mag",)) == []
+    assert table.match.summary()["expected"].startswith("Ann is to catch")
+
+
 def test_a_rod_taken_with_the_super_joker_is_super_joker() -> None:
     table = Table(["Ann", "Ben"])
     table.roll("Ann", 6)

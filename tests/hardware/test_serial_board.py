@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,3 +176,25 @@ def test_perform_plays_physical_events_and_hands_back_the_phones(
     assert perform(sim, catch, match.state) is True
     assert pairs(source, 4) == [("REST", False), ("U5", False), ("S1.red.1", True),
                                 ("REST", True)]
+
+
+def test_hands_wait_for_the_scans_when_the_board_scans_slowly(
+    sim: SimulatedBoard, source: SerialBoard, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy machine slows the scan thread: the hands must still hold each step for the
+    debounce's scans, or a quick lift-and-return (a failed catch) is never seen at all and
+    two moves can come out of one scan in wiring order instead of the order they were made."""
+    step = sim._logic.Firmware.step  # this board's own copy of the firmware module
+
+    def slow_step(firmware: object) -> None:
+        time.sleep(4 / sim.scan_hz)  # every scan takes 5 periods: the wall-clock hold is 1/5 short
+        step(firmware)
+
+    monkeypatch.setattr(sim._logic.Firmware, "step", slow_step)
+    sim.lift_catch_mag()
+    sim.return_catch_mag()
+    sim.lift("U16")  # channel 15: scanned after U17 (channel 0) within one scan
+    sim.settle()
+    sim.lift("U17")
+    sim.settle()
+    assert pairs(source, 4) == [("REST", False), ("REST", True), ("U16", False), ("U17", False)]

@@ -1,0 +1,120 @@
+"""The feed judges a change against the match as it stood when the change came in.
+
+Deterministic: a real ``TableService`` on an event loop in a thread, a source driven by
+hand, and the feed's items handled one by one here (its thread is not started), so the
+phone's entry lands exactly between a change's arrival and its handling, as it does
+when the Pi is busy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.inputs.board import _Feed
+from companion.service.live import Hub
+from companion.service.store import EventStore
+from companion.service.table import TableService
+from hardware.boardmap import load_board_map
+from hardware.sources import LinkStatus, SensorChange, SensorSource
+
+BOARD = load_board_map()
+ROLL = {"type": "roll", "player": "Ann", "value": 4}  # Ann's ship to space 5: a rod
+
+
+class HandSource(SensorSource):
+    """A source whose changes the test makes: no thread, no hardware."""
+
+    def open(self) -> None:
+        self._set_present(BOARD.initial_layout())
+
+    def close(self) -> None:
+        self._closed()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableService]:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def make() -> TableService:
+        service = TableService(EventStore(tmp_path / "table.sqlite3"), Hub())
+        service.loop = loop
+        return service
+
+    service = asyncio.run_coroutine_threadsafe(make(), loop).result(5)
+    service.run_from_thread(lambda: service.start_match(
+        {"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]}, "phone"))
+    try:
+        yield service
+    finally:
+        service.run_from_thread(service.store.close)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+@pytest.fixture
+def feed(table: TableService) -> _Feed:
+    source = HandSource(BOARD)
+    source.open()
+    feed = _Feed(table, source, BOARD, tick_seconds=60.0)
+    feed.on_status(LinkStatus("connected"))
+    feed._handle(*feed._queue.get(timeout=5))
+    return feed
+
+
+def arrive(feed: _Feed, sensor_id: str, present: bool) -> tuple[Any, Any]:
+    """A change comes in from the board (stamped on the loop) but is not handled yet."""
+    feed.on_change(SensorChange(sensor_id, present, 0.0))
+    item: tuple[Any, Any] = feed._queue.get(timeout=5)
+    return item
+
+
+def entries(table: TableService) -> list[dict[str, Any]]:
+    return table.run_from_thread(lambda: [e.event for e in table.session.match().entries])
+
+
+def test_the_catch_mag_put_back_before_the_roll_is_no_failed_catch_however_late_it_is_read(
+    table: TableService, feed: _Feed,
+) -> None:
+    lifted = arrive(feed, "REST", False)
+    returned = arrive(feed, "REST", True)
+    table.run_from_thread(lambda: table.add_event(ROLL, "phone"))  # tapped after it was back
+    feed._handle(*lifted)
+    feed._handle(*returned)
+    assert entries(table) == [ROLL]
+    assert feed.warning_texts() == []
+
+
+def test_the_catch_mag_lifted_before_the_roll_and_put_back_after_it_is_a_failed_catch(
+    table: TableService, feed: _Feed,
+) -> None:
+    lifted = arrive(feed, "REST", False)
+    table.run_from_thread(lambda: table.add_event(ROLL, "phone"))
+    returned = arrive(feed, "REST", True)
+    feed._handle(*lifted)
+    feed._handle(*returned)
+    assert entries(table) == [ROLL, {"type": "catch", "player": "Ann", "success": False}]
+
+
+def test_the_boards_own_events_count_even_when_they_went_in_after_a_change_came(
+    table: TableService, feed: _Feed,
+) -> None:
+    table.run_from_thread(lambda: table.add_event(ROLL, "phone"))
+    items = [arrive(feed, "REST", False), arrive(feed, "U5", False),
+             arrive(feed, "S1.red.1", True), arrive(feed, "U6", False),
+             arrive(feed, "S2.red.1", True)]
+    for item in items:  # all came in before the catch they make was entered
+        feed._handle(*item)
+    assert entries(table)[-1] == {"type": "catch", "player": "Ann", "success": True,
+                                  "color": "red"}
+    # judged after Ann's catch (Ben is to roll), not as Ben's rod during Ann's turn
+    assert [w for w in feed.warning_texts() if "Ben is to roll" in w] != []
+    assert [w for w in feed.warning_texts() if "Ann's turn" in w] == []
