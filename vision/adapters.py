@@ -12,7 +12,8 @@ four cards of a round are the ``table`` deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.errors import TableEventError
@@ -258,16 +259,20 @@ class CollectorAdapter:
             return []
         added_tracks = {c.track for c in change.added}
         removed_tracks = {c.track for c in change.removed}
-        left = [c for c in change.removed
-                if c.track not in added_tracks and self.centre.pop(c.track, None) is not None]
+        moved = self._moves(change)
+        left = [c for c in change.removed if c.track not in added_tracks
+                and c.track not in moved and self.centre.pop(c.track, None) is not None]
         arrived = []
         for c in change.added:
-            if c.zone != self.zone:
+            if c.zone != self.zone or c.track in moved.values():
                 continue
             self.centre[c.track] = c
             if c.track in removed_tracks:  # the same card, read better now
                 self.pending = [(c if x.track == c.track else x, t if t.track != c.track else c)
                                 for x, t in self.pending]
+                if any(x.track == c.track for x, _ in self.pending) and self._known(c):
+                    # an unread card taken for a play: it was a target laid out, read now
+                    self.pending = [(x, t) for x, t in self.pending if x.track != c.track]
             else:
                 arrived.append(c)
         events: list[JSON] = []
@@ -282,10 +287,13 @@ class CollectorAdapter:
             self.refill.append(card)
             return self._try_equal()
         events: list[JSON] = []
-        targets = list(self.match.summary().get("targets", []))
-        on_camera = [c.card for c in self.centre.values() if c.track != card.track]
-        if card.card is not None and targets.count(card.card) > on_camera.count(card.card):
+        if self._known(card):
             return events  # a target the engine already knows (the setup's four, say)
+        if card.card is None:
+            if not self._missing_targets():  # else: most likely a target it cannot read
+                self.warnings.append("could not read the card played; enter the play on "
+                                     "the phone")
+            return events
         target = self._nearest_target(card)
         if target is None:
             self.warnings.append("a card was played with no target next to it; "
@@ -298,7 +306,57 @@ class CollectorAdapter:
             events += self._play(*first)
         return events
 
+    def _moves(self, change: Change) -> dict[int, int]:
+        """Cards pushed aside: a read card gone from one place and the same card come at
+        another in one change. Old track -> new track; the adapter follows them."""
+        added_tracks = {c.track for c in change.added}
+        removed_tracks = {c.track for c in change.removed}
+        gone = {c.card: c for c in change.removed if c.track not in added_tracks
+                and c.card is not None and c.track in self.centre}
+        moves: dict[int, int] = {}
+        for c in change.added:
+            old = gone.pop(c.card, None) if c.card is not None else None
+            if old is None or c.track in removed_tracks or c.zone != self.zone:
+                continue
+            moves[old.track] = c.track
+            del self.centre[old.track]
+            self.centre[c.track] = c
+            self.pending = [(c if x.track == old.track else x, c if t.track == old.track else t)
+                            for x, t in self.pending]
+        return moves
+
+    def _missing_targets(self) -> list[str]:
+        """Targets the engine knows that no card read on camera shows."""
+        missing = list(self.match.summary().get("targets", []))
+        for c in self.centre.values():
+            if c.card in missing:
+                missing.remove(c.card)
+        return missing
+
+    def _resolved(self, card: TableCard) -> TableCard:
+        """An unread target read by elimination: the only unread card in the centre and
+        the only target not seen otherwise."""
+        if card.card is not None:
+            return card
+        missing = self._missing_targets()
+        unread = [c for c in self.centre.values() if c.card is None and c.track != card.track]
+        if len(missing) == 1 and not unread:
+            return replace(card, card=missing[0])
+        return card
+
+    def _known(self, card: TableCard) -> bool:
+        """``card`` is a target the engine knows that was not on camera before."""
+        targets = list(self.match.summary().get("targets", []))
+        on_camera = [c.card for c in self.centre.values() if c.track != card.track]
+        return card.card is not None and targets.count(card.card) > on_camera.count(card.card)
+
     def _settle_removal(self, left: list[TableCard]) -> list[JSON]:
+        in_play = set(self.match.summary().get("targets", [])) | {
+            str(c.card) for pair in self.pending for c in pair}
+        # a card in nobody's play (a stale one tidied away after a phone's entry): no event
+        left = [c for c in left if c.card is None or c.card in in_play]
+        if not left:
+            return []
         if not self.pending:
             self.warnings.append("cards left the table without a play; enter it on the phone")
             return []
@@ -337,7 +395,9 @@ class CollectorAdapter:
         return self._play(card, target)
 
     def _nearest_target(self, card: TableCard) -> TableCard | None:
-        others = [c for c in self.centre.values() if c.track != card.track]
+        played = {x.track for x, _ in self.pending}  # a second card goes by the target
+        others = [c for c in self.centre.values()
+                  if c.track != card.track and c.track not in played]
         if not others:
             return None
         return min(others, key=lambda c: (c.centre[0] - card.centre[0]) ** 2
@@ -346,6 +406,7 @@ class CollectorAdapter:
     def _play(self, card: TableCard, target: TableCard, second: TableCard | None = None,
               refill: list[TableCard] | None = None) -> list[JSON]:
         player = self.match.turn
+        target = self._resolved(target)
         cards = [card, target, *([second] if second else []), *(refill or [])]
         if player is None or any(c.card is None for c in cards):
             self.warnings.append("could not read every card of the play; "
@@ -358,17 +419,27 @@ class CollectorAdapter:
         if refill:
             base["refill"] = [str(c.card) for c in refill]
         unsettled = {x.track for x, _ in self.pending}  # later plays, not judged yet
-        seen = sorted(str(c.card) for c in self.centre.values() if c.track not in unsettled)
-        fits = []
-        for event in _ace_readings(base, [c for c in cards[:3] if c is not None]):
-            try:
-                self.match.push(event)
-            except TableEventError:
-                continue
-            after = sorted(self.match.summary().get("targets", []))
-            self.match.pop()
-            if after == seen:
-                fits.append(event)
+        seen = [c.card for c in self.centre.values() if c.track not in unsettled]
+        read = Counter(c for c in seen if c is not None)  # an unread card may be any
+        # exactly half: one face-down card is turned up first; which one, the camera
+        # cannot see (the collections lie off camera), so only a single one is settled
+        down = self.match.summary().get("collections", {}).get(player, {}).get("down", [])
+        fits: list[JSON] = []
+        results: list[JSON] = []
+        for reading in _ace_readings(base, [c for c in (card, target, second) if c is not None]):
+            for event in (reading, *({**reading, "flip": d} for d in down)):
+                try:
+                    self.match.push(event)
+                except TableEventError:
+                    continue
+                result = self.match.summary()
+                self.match.pop()
+                # readings with the same result (an Ace that does not matter) are one
+                after: Counter[str] = Counter(result.get("targets", []))
+                if (len(seen) == sum(after.values()) and not read - after
+                        and result not in results):
+                    fits.append(event)
+                    results.append(result)
         if len(fits) != 1:
             what = "no reading the rules accept" if not fits else "more than one reading"
             self.warnings.append(f"{player}'s play of {card.card} on {target.card}: {what} "

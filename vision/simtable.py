@@ -147,6 +147,30 @@ class SimTable:
         step_x = self.card_width * 1.3
         return [(cx + k * step_x, cy) for k in (0, 1, -1, 2, -2, 3, -3)]
 
+    def spread(self, zone: str = CENTRE) -> list[Laid]:
+        """The table now with the cards of ``zone`` pushed apart into every other column of
+        its places (cards already in one stay), so that each has room beside it."""
+        slots = self._slots(zone)
+        xs = sorted({round(x, 3) for x, _ in slots})
+        roomy = [(x, y) for x, y in slots if xs.index(round(x, 3)) % 2 == 0]
+        roomy += [p for p in slots if p not in roomy]
+        cards = self.in_zone(zone)
+        keep = [c for c in cards if any(abs(c.x - x) <= 1 and abs(c.y - y) <= 1
+                                        for x, y in roomy[:len(cards)])]
+        layout = [c for c in self.cards if c.zone != zone] + keep
+        for c in cards:
+            if c in keep:
+                continue
+            x, y = next(p for p in roomy if all(abs(p[0] - k.x) > 1 or abs(p[1] - k.y) > 1
+                                                 for k in layout))
+            layout.append(Laid(c.card, zone, x, y))
+        return layout
+
+    def _free(self, x: float, y: float, layout: list[Laid]) -> bool:
+        """A card at (x, y) would overlap none in ``layout`` (and keep a small gap)."""
+        w, h = self.card_width * 1.15, self.card_height * 1.1
+        return all(abs(x - c.x) >= w or abs(y - c.y) >= h for c in layout)
+
     def in_zone(self, zone: str) -> list[Laid]:
         return [c for c in self.cards if c.zone == zone]
 
@@ -158,14 +182,47 @@ class SimTable:
         raises :class:`SimTableError` when the zone is full."""
         layout = list(self.cards if base is None else base)
         for card in cards:
-            taken = [(c.x, c.y) for c in layout]
             for x, y in self._slots(zone):
-                if all(abs(x - tx) > 1 or abs(y - ty) > 1 for tx, ty in taken):
+                if self._free(x, y, layout):
                     layout.append(Laid(card, zone, x, y))
                     break
             else:
                 raise SimTableError(f"no room left in {zone} for {card}")
         return layout
+
+    def with_beside(self, card: str, target: str, zone: str = CENTRE,
+                    ignore: Iterable[str] = (), base: list[Laid] | None = None) -> list[Laid]:
+        """``base`` (default: the table now) with ``card`` in the free place of ``zone``
+        nearest ``target``, where ``target`` is clearly the closest card (but those in
+        ``ignore``): a card played *next to* a target. Raises :class:`SimTableError` when
+        the target is not there or no such place is free."""
+        layout = list(self.cards if base is None else base)
+        beside = next((c for c in layout if c.card == target and c.zone == zone), None)
+        if beside is None:
+            raise SimTableError(f"{target} is not on the table")
+        others = [c for c in layout if c.card not in set(ignore) and c is not beside]
+        margin = 0.15 * self.card_width
+
+        def dist(x: float, y: float, c: Laid) -> float:
+            return math.hypot(c.x - x, c.y - y)
+
+        # any place clear of the other cards, not only the zone's slots (an eighth card apart)
+        slots = self._slots(zone)
+        w, h = self.size
+        cw, ch = self.card_width, self.card_height
+        x0 = max(min(x for x, _ in slots) - cw / 2, cw / 2 + 8)
+        x1 = min(max(x for x, _ in slots) + cw / 2, w - cw / 2 - 8)
+        y0 = max(min(y for _, y in slots) - ch / 4, ch / 2 + 8)
+        y1 = min(max(y for _, y in slots) + ch / 4, h - ch / 2 - 8)
+        step = self.card_width / 8
+        places = [(x0 + i * step, y0 + j * step)
+                  for i in range(int((x1 - x0) / step) + 1)
+                  for j in range(int((y1 - y0) / step) + 1)]
+        free = [(x, y) for x, y in places if self._free(x, y, layout)]
+        for x, y in sorted(free, key=lambda p: dist(p[0], p[1], beside)):
+            if all(dist(x, y, c) > dist(x, y, beside) + margin for c in others):
+                return [*layout, Laid(card, zone, x, y)]
+        raise SimTableError(f"no free place next to {target} for {card}")
 
     def with_removed(self, cards: Iterable[str], zone: str | None = None) -> list[Laid]:
         """The layout without one card of each id in ``cards``; raises when one is missing."""

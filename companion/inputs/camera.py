@@ -26,8 +26,12 @@ What the camera enters, per game:
 * Can't Catch Harry: the ``round``: the hands shown in front of each seat
   are read by the camera when a phone sends the moths
   (``POST /api/camera/round``, :meth:`CameraFeed.show_round`).
-* Collector: plays put next to a target, settled by what leaves the table
-  (the adapter's own rules); what it cannot settle is a question for the phone.
+* Collector: every ``play``: a card (and a second) put next to a target,
+  settled by what leaves the table (the target; with an equal card both, then
+  the refill dealt) or, when nothing leaves, by ``flush_after`` seconds of
+  stillness (no match). An Ace's value that changes only the collection,
+  which of several face-down cards is flipped, and the ``reveal`` of the
+  hands at the end come from the phone.
 
 The link status (``camera``) is ``connected`` while frames arrive, ``lost``
 when none came for ``lost_after`` seconds (a pulled cable, the end of a
@@ -351,7 +355,55 @@ def _perform(feed: CameraFeed, sim: SimTable, game: str, event: dict[str, Any],
         finally:
             sim.clear()  # the cards go back to the deck for the next round
         return True
+    if game == "collector":
+        return _perform_collector(feed, sim, event, state)
     return False
+
+
+def _perform_collector(feed: CameraFeed, sim: SimTable, event: dict[str, Any],
+                       state: Any) -> bool:
+    """Collector's hands: targets in the centre, a card (and a second) put next to its
+    target, collected cards taken off camera (to the player's collection, face up or
+    down alike), refills dealt into the centre. The reveal is the phone's."""
+    if event.get("type") != "play":
+        return False
+    from companion.games.collector import RULES as COLLECTOR
+    from companion.games.collector import outcome
+
+    COLLECTOR.play(state, event)  # a move the rules refuse is not made at all
+    done = outcome(state, event["player"], event["target"], event["card"],
+                   event.get("second"), aces=event.get("aces"))
+    # the table as the rules have it first (a phone's entry may have been made by hand)
+    targets = [str(c) for c in state.targets]
+    layout = [c for c in sim.cards if c.zone == "centre" and c.card in targets]
+    missing = [t for t in targets if t not in {c.card for c in layout}]
+    if layout != sim.cards or missing:
+        sim.show(sim.with_added(missing, "centre", layout))
+    second = event.get("second")
+
+    def beside() -> list[Any]:
+        placed = sim.with_beside(event["card"], event["target"])
+        if second is not None:
+            placed = sim.with_beside(second, event["target"], ignore=[event["card"]],
+                                     base=placed)
+        return placed
+
+    try:
+        placed = beside()
+    except SimTableError:  # no room beside the target: push the targets apart first
+        sim.show(sim.spread())
+        placed = beside()
+    with feed.hand_over_table():
+        sim.show(placed[:-1] if second is not None else placed)
+        if second is not None:
+            sim.show(placed)
+        gone = [str(c) for c in (*done.to_face_up, *done.to_face_down)]
+        if gone:  # into the collection, out of the camera's view
+            sim.show(sim.with_removed(gone, "centre"))
+        refill = list(event.get("refill") or [])
+        if refill:
+            sim.show(sim.with_added(refill, "centre"))
+    return True
 
 
 # -- the worker thread ----------------------------------------------------------------------
@@ -640,7 +692,7 @@ class _Worker:
 
     def _flush_if_still(self, now: float) -> None:
         """A play the table has been still after is settled: a Star Plus pile is complete,
-        a Star Catcher card that nobody took with it caught nothing."""
+        a Star Catcher or Collector card that nobody took with it caught nothing."""
         adapter = self.adapter
         still = now - self._last_change_at
         # still for long enough, and for enough frames: a slow machine is not a still table
@@ -651,6 +703,9 @@ class _Worker:
             pending = list(adapter.pending)
         elif isinstance(adapter, StarCatcherAdapter):
             pending = [] if adapter.pending is None else [adapter.pending]
+        elif isinstance(adapter, CollectorAdapter):
+            # a card whose target stayed caught nothing (no match: the card stays a target)
+            pending = [] if adapter.equal is not None else [c for c, _ in adapter.pending]
         else:
             return
         if not pending:
