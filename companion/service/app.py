@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -160,6 +160,27 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request was not understood"
 
 
+PLAIN_ERRORS: dict[type[Exception], int] = {
+    MalformedEvent: 400,
+    IllegalEvent: 422,
+    TableEventError: 400,
+    NotFound: 404,
+    Conflict: 409,
+    SessionError: 400,
+    AuthError: 401,
+    SettingsError: 400,
+    StatusError: 400,
+}
+"""The status code for each error a client's request can cause; the message is the body."""
+
+
+def _plain(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
+    async def handler(request: Request, exc: Exception) -> JSONResponse:
+        return _problem(status, str(exc))
+
+    return handler
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -176,45 +197,15 @@ def _install_error_handlers(app: FastAPI) -> None:
                 )
         return _problem(422, _describe_validation(exc), expected)
 
-    @app.exception_handler(MalformedEvent)
-    async def malformed(request: Request, exc: MalformedEvent) -> JSONResponse:
-        return _problem(400, str(exc))
-
-    @app.exception_handler(IllegalEvent)
-    async def illegal(request: Request, exc: IllegalEvent) -> JSONResponse:
-        return _problem(422, str(exc))
-
-    @app.exception_handler(TableEventError)
-    async def table_event(request: Request, exc: TableEventError) -> JSONResponse:
-        return _problem(400, str(exc))
-
-    @app.exception_handler(NotFound)
-    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
-        return _problem(404, str(exc))
-
-    @app.exception_handler(Conflict)
-    async def conflict(request: Request, exc: Conflict) -> JSONResponse:
-        return _problem(409, str(exc))
-
-    @app.exception_handler(SessionError)
-    async def session_error(request: Request, exc: SessionError) -> JSONResponse:
-        return _problem(400, str(exc))
+    # Errors whose message is already plain words for a person: each is a status code.
+    # Starlette picks the handler of the most specific class, so IllegalEvent's 422 wins
+    # over TableEventError's 400, and NotFound/Conflict over SessionError.
+    for error, status in PLAIN_ERRORS.items():
+        app.add_exception_handler(error, _plain(status))
 
     @app.exception_handler(TooManyAttempts)
     async def too_many(request: Request, exc: TooManyAttempts) -> JSONResponse:
         return _problem(429, str(exc), headers={"Retry-After": str(max(1, round(exc.wait)))})
-
-    @app.exception_handler(AuthError)
-    async def unauthorized(request: Request, exc: AuthError) -> JSONResponse:
-        return _problem(401, str(exc))
-
-    @app.exception_handler(SettingsError)
-    async def settings_error(request: Request, exc: SettingsError) -> JSONResponse:
-        return _problem(400, str(exc))
-
-    @app.exception_handler(StatusError)
-    async def status_error(request: Request, exc: StatusError) -> JSONResponse:
-        return _problem(400, str(exc))
 
     @app.exception_handler(sqlite3.Error)
     async def storage_error(request: Request, exc: sqlite3.Error) -> JSONResponse:
