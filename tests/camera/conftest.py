@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,13 +23,10 @@ import pytest
 
 from companion.config import CameraSection
 from companion.inputs.camera import CameraFeed
-from companion.service import Settings, create_app
-from companion.service.server import TableServer
-from tests.inputs.conftest import Watcher
-from tests.service.sse import SseClient, SseEvent
+from tests.live_table import Watcher, live_table
+from tests.service.sse import SseEvent
 from vision.simtable import SimCameraSource, SimTable
 
-PIN = "2468"
 REPO = Path(__file__).resolve().parents[2]
 SIZE = (800, 450)
 """Frames the simulated camera renders: cards about 58 px wide, read reliably and fast."""
@@ -156,32 +152,11 @@ class CameraTable:
 def serving(tmp_path: Path, feed: CameraFeed, wait_for: str = "connected"
             ) -> Iterator[CameraTable]:
     """A real table server with ``feed`` attached, a phone logged in, an SSE watcher."""
-    settings = Settings(data_dir=tmp_path / "table", pin=PIN, mdns=False,
-                        public_host="127.0.0.1", port=0)
-    server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    url = f"http://127.0.0.1:{server.bound_port}"
-    client = SseClient(url + "/api/stream")
-    watcher = Watcher(client)
-    try:
-        with httpx.Client(base_url=url, timeout=15) as http:
-            token = http.post("/api/auth", json={"pin": PIN, "name": "Ann's phone"})
-            assert token.status_code == 200, token.text
-            headers = {"Authorization": f"Bearer {token.json()['token']}"}
-            table = CameraTable(url, http, headers, feed, watcher)
-            table.wait_link(wait_for)
-            yield table
-    finally:
-        client.close()
-        server.should_exit = True
-        thread.join(10)
-        assert not thread.is_alive(), "the server did not stop"
-        assert not feed.running, "the camera feed did not stop"
+    with live_table(tmp_path, [feed], timeout=15) as live:
+        table = CameraTable(live.url, live.http, live.headers, feed, live.watcher)
+        table.wait_link(wait_for)
+        yield table
+    assert not feed.running, "the camera feed did not stop"
 
 
 @pytest.fixture

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,61 +12,9 @@ import pytest
 
 from companion.config import BoardSection
 from companion.inputs.board import BoardFeed
-from companion.service import Settings, create_app
-from companion.service.server import TableServer
 from hardware.simulated import SimulatedBoard
-from tests.service.sse import SseClient, SseEvent
-
-PIN = "2468"
-
-
-@dataclass
-class Watcher:
-    """An SSE client that keeps every frame it has seen, for waiting on and checking later."""
-
-    client: SseClient
-    seen: list[SseEvent] = field(default_factory=list)
-
-    cursor: int = 0
-    """Frames before this index have been matched by a waiting test already."""
-
-    def wait_for(self, test: Callable[[SseEvent], bool], timeout: float = 5.0,
-                 what: str = "an event", consume: bool = True,
-                 start: int | None = None) -> SseEvent:
-        """The first frame after the cursor that passes ``test`` (reading more as needed).
-
-        ``consume=False`` leaves the cursor where it was, so frames that came before
-        the one waited for can still be waited for next; ``start`` looks from that
-        index instead of the cursor.
-        """
-        index = self.cursor if start is None else start
-        deadline = time.monotonic() + timeout
-        while True:
-            while index < len(self.seen):
-                event = self.seen[index]
-                index += 1
-                if test(event):
-                    if consume:
-                        self.cursor = index
-                    return event
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"the live stream never showed {what}; board status: "
-                                     f"{self.board_status()}")
-            try:
-                self.seen.append(self.client.next(timeout=left))
-            except Exception as exc:  # queue.Empty or EOFError
-                raise AssertionError(f"the live stream never showed {what} ({exc!r}); board "
-                                     f"status: {self.board_status()}") from None
-
-    def board_status(self) -> dict[str, Any] | None:
-        """The last ``board`` status the stream has shown."""
-        for event in reversed(self.seen):
-            status = event.data.get("status") if isinstance(event.data, dict) else None
-            if isinstance(status, dict) and "board" in status:
-                board: dict[str, Any] = status["board"]
-                return board
-        return None
+from tests.live_table import Watcher, live_table
+from tests.service.sse import SseEvent
 
 
 @dataclass
@@ -112,30 +58,9 @@ class BoardTable:
 
 @pytest.fixture
 def board_table(tmp_path: Path) -> Iterator[BoardTable]:
-    settings = Settings(data_dir=tmp_path / "table", pin=PIN, mdns=False,
-                        public_host="127.0.0.1", port=0)
     feed = BoardFeed(BoardSection(source="sim"))
-    server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    url = f"http://127.0.0.1:{server.bound_port}"
-    client = SseClient(url + "/api/stream")
-    watcher = Watcher(client)
-    try:
-        with httpx.Client(base_url=url, timeout=10) as http:
-            token = http.post("/api/auth", json={"pin": PIN, "name": "Ann's phone"})
-            assert token.status_code == 200, token.text
-            headers = {"Authorization": f"Bearer {token.json()['token']}"}
-            table = BoardTable(url, http, headers, feed, watcher)
-            table.wait_link("connected")
-            yield table
-    finally:
-        client.close()
-        server.should_exit = True
-        thread.join(10)
-        assert not thread.is_alive(), "the server did not stop"
-        assert feed.source is None, "the board feed did not close"
+    with live_table(tmp_path, [feed]) as live:
+        table = BoardTable(live.url, live.http, live.headers, feed, live.watcher)
+        table.wait_link("connected")
+        yield table
+    assert feed.source is None, "the board feed did not close"
