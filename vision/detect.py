@@ -207,6 +207,35 @@ def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Q
     >>> find_cards(np.zeros((120, 160, 3), np.uint8))
     []
     """
+    return [q for q, _ in find_cards_with_alternates(image, settings)]
+
+
+MAX_ALTERNATES = 3
+
+
+@dataclass(frozen=True, eq=False)
+class Outline:
+    """A candidate card outline that lost to an overlapping one; refined on demand
+    (fitting the sides costs time that is wasted when the kept outline is read)."""
+
+    contour: NDArray[np.int32]
+    rough: Quad
+
+    def quad(self) -> Quad:
+        return _refined(self.contour, self.rough)
+
+
+def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
+                               ) -> list[tuple[Quad, list[Outline]]]:
+    """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
+    candidates that lost to it (on a light table, the brightness halo round a dark
+    card can win over the card's own edge). A caller that cannot read a card
+    through its quad may try these; only outlines smaller than the kept one are
+    offered (a card inside a halo, not a blob round a card).
+
+    >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
+    []
+    """
     settings = settings or DetectorSettings()
     gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                       np.uint8)
@@ -227,7 +256,8 @@ def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Q
     found.sort(key=lambda t: -t[0] * t[2])
     kept: list[Quad] = []
     twins: list[list[Quad]] = []
-    for _area, q, _q, contour in found:
+    others: list[list[Outline]] = []
+    for area, q, _q, contour in found:
         centre = q.mean(axis=0)
         duplicate = False
         for index, (k, group) in enumerate(zip(kept, twins, strict=True)):
@@ -235,6 +265,9 @@ def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Q
             if iou > 0.6:
                 if iou > 0.85:
                     group.append(_align(_refined(contour, q), group[0]))
+                elif len(others[index]) < MAX_ALTERNATES and area < 0.95 * cv2.contourArea(k):
+                    # a smaller outline inside a halo (light table), not a blob round the card
+                    others[index].append(Outline(contour, q))
                 duplicate = True
                 break
             # a printed panel inside a kept card, or a blob of cards round one
@@ -247,14 +280,17 @@ def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Q
         if not duplicate:
             kept.append(q)
             twins.append([_refined(contour, q)])
+            others.append([])
     # the outer and inner outlines of one edge straddle the true edge: average them
-    kept = [np.mean(group, axis=0).astype(np.float32) for group in twins]
-    if settings.card_area is None and len(kept) >= 3:
+    out = [(np.mean(group, axis=0).astype(np.float32), alt)
+           for group, alt in zip(twins, others, strict=True)]
+    if settings.card_area is None and len(out) >= 3:
         # one deck on one table: a quad far smaller than the others is a fragment
         # (the uncovered part of a card beside a hand), not a card
-        median = float(np.median([cv2.contourArea(q) for q in kept]))
-        kept = [q for q in kept if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
-    return kept
+        median = float(np.median([cv2.contourArea(q) for q, _ in out]))
+        out = [(q, alt) for q, alt in out
+               if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
+    return out
 
 
 def _panel_of(inner: Quad, outer: Quad) -> bool:

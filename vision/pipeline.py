@@ -9,7 +9,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_H, CARD_W, DetectorSettings, dewarp, find_cards, portrait
+from vision.detect import (
+    CARD_H,
+    CARD_W,
+    DetectorSettings,
+    dewarp,
+    find_cards_with_alternates,
+    portrait,
+)
 from vision.enrolled import Gallery, default_store
 from vision.standard import identify_standard
 
@@ -76,9 +83,17 @@ class Recognizer:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out = []
         h, w = image.shape[:2]
-        for quad in find_cards(image, self.settings):
+        for quad, alternates in find_cards_with_alternates(image, self.settings):
             q = portrait(quad)
             card, score = self.identify(dewarp(image, q))
+            if card is None and self.gallery is not None:
+                # the outline that won may be a halo round the card: try the runners-up
+                for alt in alternates:
+                    a = portrait(alt.quad())
+                    again, again_score = self.identify(dewarp(image, a))
+                    if again is not None:
+                        q, card, score = a, again, again_score
+                        break
             if card is None and self.gallery is not None:
                 for border in BORDER_GUESSES:
                     bigger = grown(q, border)

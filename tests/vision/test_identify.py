@@ -148,3 +148,20 @@ def test_the_recognizer_names_cards_under_the_goal_conditions(
             scene.cards, key=lambda t: quad_iou(d.quad, t.quad)).card for d in detections)
     assert wrong == 0
     assert right >= total - 1
+
+
+@pytest.mark.parametrize("seed", [1009, 1023, 1026])
+def test_a_dark_card_on_a_light_table_is_read_inside_its_halo(
+        seed: int, galleries: dict[str, Gallery]) -> None:
+    # the brightness halo round a dark card outlines larger than the card and wins;
+    # the recognizer falls back to the card's own edge outline
+    scene = render_scene(with_deck(CONDITIONS["light-table"], "star-plus"), seed)
+    detections = Recognizer(galleries["star-plus"]).detect(scene.image)
+    for truth in scene.cards:
+        if truth.visible < 0.85:
+            continue
+        best = max(detections, key=lambda d: quad_iou(d.quad, truth.quad))
+        assert best.card == truth.card, f"seed {seed}: {truth.card} read as {best.card}"
+        assert quad_iou(best.quad, truth.quad) > 0.85
+    for d in detections:
+        assert d.card in (None, max(scene.cards, key=lambda t: quad_iou(d.quad, t.quad)).card)
