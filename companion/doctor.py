@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.config import CompanionConfig, ConfigError, find_config, load_config
-from companion.inputs import board_override, camera_override
+from companion.inputs import input_overrides
 from hardware.boardmap import BoardMap, BoardMapError, load_board_map
 from hardware.connect import find_board_port, make_source, setup_problems
 from hardware.protocol import PROTOCOL_VERSION, Hello
@@ -531,11 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def context_from(args: argparse.Namespace, out: TextIO) -> DoctorContext:
-    overrides: dict[str, dict[str, object]] = {}
-    if args.board is not None:
-        overrides["board"] = board_override(args.board)
-    if args.camera is not None:
-        overrides["camera"] = camera_override(args.camera)
+    overrides = input_overrides(args.board, args.camera)
     path = find_config(args.config)
     error = None
     try:

@@ -46,6 +46,20 @@ def camera_override(spec: str) -> dict[str, object]:
     return {"source": "file", "path": spec}
 
 
+def input_overrides(board: str | None, camera: str | None) -> dict[str, dict[str, object]]:
+    """Configuration overrides for ``--board`` / ``--camera`` options (``None``: not given).
+
+    >>> input_overrides("sim", None)
+    {'board': {'source': 'sim'}}
+    """
+    overrides: dict[str, dict[str, object]] = {}
+    if board is not None:
+        overrides["board"] = board_override(board)
+    if camera is not None:
+        overrides["camera"] = camera_override(camera)
+    return overrides
+
+
 def build_attachments(
     config: CompanionConfig, *, demo: bool = False, speed: float = 1.0, game: str | None = None
 ) -> list[TableAttachment]:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from companion.config import CompanionConfig, find_config, load_config
-from companion.inputs import board_override, build_attachments, camera_override
+from companion.inputs import build_attachments, input_overrides
 from companion.service.app import create_app
 from companion.service.auth import PinRateLimiter, TableAuth
 from companion.service.join import lan_address, qr_terminal, table_url
@@ -67,11 +67,7 @@ def config_from(args: argparse.Namespace) -> CompanionConfig:
     }
     if args.no_mdns:
         table["mdns"] = False
-    overrides: dict[str, dict[str, object]] = {"table": table}
-    if args.board is not None:
-        overrides["board"] = board_override(args.board)
-    if args.camera is not None:
-        overrides["camera"] = camera_override(args.camera)
+    overrides = {"table": table, **input_overrides(args.board, args.camera)}
     return load_config(find_config(args.config), **overrides)
 
 
