@@ -13,6 +13,7 @@ four cards of a round are the ``table`` deal.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -198,6 +199,41 @@ def shown_hands(state: TableState, players: tuple[str, ...]) -> dict[str, list[s
             return None
         hands[owner].append(c.card)
     return {p: sorted(h) for p, h in hands.items()}
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """The cards lying in front of one seat: those read, and how many could not be read."""
+
+    cards: tuple[str, ...]
+    unread: int
+
+
+def read_seats(state: TableState, players: Sequence[str],
+               zone_of: Callable[[tuple[float, float]], str | None] | None = None
+               ) -> dict[str, SeatReading]:
+    """What lies in front of each seat now, unread cards counted rather than refused.
+
+    ``zone_of`` places each card afresh (a card first seen before the camera knew
+    the seats was tracked in another zone); by default a card's tracked zone counts.
+
+    >>> a = TableCard("harry", (10.0, 90.0), ((0, 0),) * 4, "seat:Ann", 1)
+    >>> b = TableCard(None, (50.0, 90.0), ((0, 0),) * 4, "seat:Ann", 2)
+    >>> c = TableCard("fox", (50.0, 50.0), ((0, 0),) * 4, "centre", 3)
+    >>> read_seats(TableState((a, b, c)), ("Ann", "Ben"))
+    {'Ann': SeatReading(cards=('harry',), unread=1), 'Ben': SeatReading(cards=(), unread=0)}
+    """
+    read: dict[str, list[str]] = {p: [] for p in players}
+    unread = dict.fromkeys(players, 0)
+    for c in state.cards:
+        owner = _seat(zone_of(c.centre) if zone_of is not None else c.zone)
+        if owner not in read:
+            continue
+        if c.card is None:
+            unread[owner] += 1
+        else:
+            read[owner].append(c.card)
+    return {p: SeatReading(tuple(sorted(read[p])), unread[p]) for p in players}
 
 
 @dataclass

@@ -22,6 +22,8 @@ Image = NDArray[np.uint8]
 Point = tuple[float, float]
 
 CARD_MM = (63.0, 88.0)
+MIN_TAPPED_SHARE = 0.05
+"""Tapped corners must outline at least this share of the picture (a few cards' size)."""
 
 
 class CalibrationError(ValueError):
@@ -70,6 +72,84 @@ class TableGeometry:
         hom = cv2.getPerspectiveTransform(pts.astype(np.float32), dst.astype(np.float32))
         return cls(tuple(float(v) for v in np.asarray(hom).ravel()), (float(w), float(h)),
                    seats)
+
+    @classmethod
+    def from_tapped(cls, points: list[Point] | NDArray[np.float64], frame_size: tuple[int, int],
+                    size_mm: tuple[float, float], seats: tuple[str, ...] = ()
+                    ) -> TableGeometry:
+        """From four corners tapped on the phone's view of a ``frame_size`` (w, h) frame.
+
+        Stricter than :meth:`from_points`: every tap inside the frame, the four in
+        order (top-left, top-right, bottom-right, bottom-left, the first seat at the
+        bottom) and the area at least :data:`MIN_TAPPED_SHARE` of the frame.
+
+        >>> g = TableGeometry.from_tapped([(100, 50), (700, 60), (720, 400), (80, 390)],
+        ...                               (800, 450), (600, 400))
+        >>> g.zone_of((400, 225))
+        'centre'
+        >>> TableGeometry.from_tapped([(100, 50), (700, 60), (720, 400)], (800, 450),
+        ...                           (600, 400))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        vision.calibration.CalibrationError: tap exactly 4 corners ..., got 3
+        """
+        try:
+            pts = np.asarray(points, np.float64).reshape(-1, 2)
+        except (TypeError, ValueError):
+            raise CalibrationError("the corners must be 4 [x, y] pairs of numbers") from None
+        if pts.shape != (4, 2) or not np.isfinite(pts).all():
+            raise CalibrationError("tap exactly 4 corners (top-left, top-right, bottom-right, "
+                                   f"bottom-left), got {len(pts)}")
+        w, h = frame_size
+        outside = [i + 1 for i, (x, y) in enumerate(pts) if not (0 <= x <= w and 0 <= y <= h)]
+        if outside:
+            raise CalibrationError(f"corner {outside[0]} is outside the {w} x {h} picture; "
+                                   "tap the corners on the live view")
+        contour = pts.astype(np.float32)
+        # shoelace sum: positive when the taps go clockwise on screen (y points down)
+        turn = float(np.sum(pts[:, 0] * np.roll(pts[:, 1], -1) - np.roll(pts[:, 0], -1)
+                            * pts[:, 1]))
+        if not cv2.isContourConvex(contour) or turn <= 0:
+            raise CalibrationError("the 4 corners must go round the play area in order: "
+                                   "top-left, top-right, bottom-right, bottom-left")
+        if cv2.contourArea(contour) < MIN_TAPPED_SHARE * w * h:
+            raise CalibrationError(
+                f"the corners outline less than {MIN_TAPPED_SHARE:.0%} of the picture; tap the "
+                "corners of the whole play area (or move the camera closer)")
+        return cls.from_points(pts, size_mm, seats)
+
+    def outline(self) -> list[tuple[list[Point], str]]:
+        """Image polylines of the play area, the centre and the seat borders, with labels.
+
+        Each item is (points, label): the play area and the centre are closed
+        outlines; a seat border is a line; a label point (one point) names a seat.
+        """
+        w, h = self.size_mm
+        f = self.centre_fraction
+
+        def at(dx: float, dy: float) -> Point:
+            return self.to_image((w / 2 + dx * w, h / 2 + dy * h))
+
+        shapes: list[tuple[list[Point], str]] = [
+            ([at(-.5, -.5), at(.5, -.5), at(.5, .5), at(-.5, .5)], "table"),
+            ([at(-f, -f), at(f, -f), at(f, f), at(-f, f)], "centre"),
+        ]
+        if not self.seats:
+            return shapes
+        share = 360 / len(self.seats)
+        for k, seat in enumerate(self.seats):
+            for angle, kind in ((k * share + share / 2, "border"), (k * share, "seat:" + seat)):
+                dx, dy = -math.sin(math.radians(angle)), math.cos(math.radians(angle))
+                start = f / max(abs(dx), abs(dy))  # out of the centre square ...
+                end = 0.5 / max(abs(dx), abs(dy))  # ... to the table's edge
+                if kind == "border":
+                    if len(self.seats) > 1:
+                        shapes.append(([at(dx * start, dy * start), at(dx * end, dy * end)],
+                                       kind))
+                else:
+                    mid = (start + end) / 2
+                    shapes.append(([at(dx * mid, dy * mid)], kind))
+        return shapes
 
     @classmethod
     def from_markers(cls, image: Image, size_mm: tuple[float, float],

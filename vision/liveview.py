@@ -10,20 +10,41 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration import TableGeometry
 from vision.pipeline import Detection
 
 Image = NDArray[np.uint8]
 
 KNOWN = (60, 200, 60)
 UNKNOWN = (0, 160, 255)
+AREA = (255, 200, 80)
+"""The calibrated play area and its zone borders (light blue)."""
 
 
-def annotate(frame: Image, detections: list[Detection], width: int = 960) -> Image:
-    """A copy of ``frame`` scaled to ``width``, every card outlined and named ("?" unknown)."""
+def draw_zones(out: Image, geometry: TableGeometry, scale: float) -> None:
+    """The play area, the centre and the seat borders, each seat's area named."""
+    for points, kind in geometry.outline():
+        pts = np.round(np.array(points, np.float64) * scale).astype(np.int32)
+        if kind.startswith("seat:"):
+            label = kind.removeprefix("seat:")
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)
+            x, y = int(pts[0, 0]) - tw // 2, int(pts[0, 1]) + th // 2
+            cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, AREA, 1, cv2.LINE_AA)
+            continue
+        closed = kind in ("table", "centre")
+        cv2.polylines(out, [pts], closed, AREA, 2 if kind == "table" else 1, cv2.LINE_AA)
+
+
+def annotate(frame: Image, detections: list[Detection], width: int = 960,
+             geometry: TableGeometry | None = None) -> Image:
+    """A copy of ``frame`` scaled to ``width``, every card outlined and named ("?" unknown);
+    with ``geometry``, the calibrated play area and its zones drawn under them."""
     h, w = frame.shape[:2]
     scale = width / w
     out = np.asarray(cv2.resize(frame, (width, round(h * scale)),
                                 interpolation=cv2.INTER_AREA), np.uint8)
+    if geometry is not None:
+        draw_zones(out, geometry, scale)
     for d in detections:
         quad = np.round(d.quad * scale).astype(np.int32)
         colour = KNOWN if d.card else UNKNOWN
@@ -38,9 +59,9 @@ def annotate(frame: Image, detections: list[Detection], width: int = 960) -> Ima
 
 
 def jpeg(frame: Image, detections: list[Detection], width: int = 960, quality: int = 70,
-         ) -> bytes:
+         geometry: TableGeometry | None = None) -> bytes:
     """The annotated view as JPEG bytes."""
-    ok, buf = cv2.imencode(".jpg", annotate(frame, detections, width),
+    ok, buf = cv2.imencode(".jpg", annotate(frame, detections, width, geometry),
                            [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise ValueError("the frame could not be encoded as JPEG")

@@ -31,12 +31,25 @@ What the camera enters, per game:
   the refill dealt) or, when nothing leaves, by ``flush_after`` seconds of
   stillness (no match). An Ace's value that changes only the collection,
   which of several face-down cards is flipped, and the ``reveal`` of the
-  hands at the end come from the phone.
+  hands at the end come from the phone; the phone can prefill the reveal from
+  the hands shown in front of the seats (:meth:`CameraFeed.shown_hands`).
+
+:meth:`CameraFeed.shown_hands` is a read-only preview for the phone's hands
+forms (a Harry round, the Collector reveal): the cards read in front of each
+seat, and how many there could not be read. It enters nothing: the phone
+sends the event, checked, as the player's own.
 
 The link status (``camera``) is ``connected`` while frames arrive, ``lost``
 when none came for ``lost_after`` seconds (a pulled cable, the end of a
 replay), and back to ``connected`` by itself when frames return. A deck that
 is not enrolled is reported on the same status.
+
+Setting the camera up from a phone (the ``/camera`` page): teaching it an
+enrolled deck one card at a time (:meth:`CameraFeed.enroll_start` and the
+other ``enroll_*`` methods; while a deck is taught the camera enters
+nothing), and the four corners of the play area tapped on the live view
+(:meth:`CameraFeed.set_corners`), kept in the data directory. Tapped corners
+win over the printed markers; clearing them goes back to the markers.
 
 OpenCV is imported only here and in :mod:`vision`, so a table with
 ``camera = none`` never loads it.
@@ -45,7 +58,9 @@ OpenCV is imported only here and in :mod:`vision`, so a table with
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import os
 import queue
 import threading
 import time
@@ -65,8 +80,11 @@ from vision.adapters import (
     HarryAdapter,
     StarCatcherAdapter,
     StarPlusAdapter,
+    read_seats,
 )
 from vision.calibration import CalibrationError, TableGeometry
+from vision.decks import deck_ids
+from vision.enroll import Enroller, card_name
 from vision.enrolled import EnrollmentError, Gallery, default_store
 from vision.pipeline import Detection, Recognizer
 from vision.simtable import SimCameraSource, SimTable, SimTableError, rendered_gallery
@@ -124,8 +142,46 @@ TABLE_MM = (600.0, 400.0)
 """The play area's nominal size: zones are fractions of it, so any size works."""
 
 
+TEACHABLE: Mapping[str, str] = {
+    "star-catcher": "Star Catcher",
+    "star-plus": "Star Plus",
+    "cant-catch-harry": "Can't Catch Harry",
+}
+"""The decks a phone can teach the camera (the standard deck needs no teaching)."""
+CORNERS_FILE = "camera-corners.json"
+"""Where the tapped corners are kept, in the table's data directory."""
+THUMB_SIZE = (100, 140)
+
+
 class CameraFeedError(ValueError):
     """The camera feed cannot do what was asked (no camera, no round to read)."""
+
+    status = 409
+    """The HTTP status the service answers with (it does not import this module)."""
+
+
+class CameraRequestError(CameraFeedError):
+    """The request itself is wrong (an unknown deck, corners that outline no table)."""
+
+    status = 400
+
+
+class CameraNotFound(CameraFeedError):
+    """The thing asked for is not there (a card not captured yet)."""
+
+    status = 404
+
+
+class CameraNotReady(CameraFeedError):
+    """The camera cannot answer yet (no frames now, the markers not looked for yet): ask
+    again in ``retry_after`` seconds."""
+
+    status = 503
+    retry_after = 1.0
+
+
+SHOWN_HANDS_GAMES = frozenset({"cant-catch-harry", "collector"})
+"""Games whose hands are shown in front of the seats (a Harry round, the Collector reveal)."""
 
 
 @dataclass(frozen=True)
@@ -174,13 +230,15 @@ class CameraFeed:
                  source_factory: Callable[[CameraSection, SimTable | None], FrameSource]
                  | None = None,
                  max_fps: float = MAX_FPS, lost_after: float = LOST_AFTER,
-                 flush_after: float = FLUSH_AFTER) -> None:
+                 flush_after: float = FLUSH_AFTER, corners_file: Path | None = None) -> None:
         if config.source == "none":
             raise CameraFeedError("the [camera] source is 'none': there is no camera to attach")
         if max_fps <= 0:
             raise CameraFeedError(f"max_fps must be positive, got {max_fps}")
         self.config = config
         self.store = store
+        self.corners_file = corners_file
+        """Default: ``camera-corners.json`` beside the table's event store."""
         self.source_factory = source_factory or open_camera
         self.max_fps, self.lost_after, self.flush_after = max_fps, lost_after, flush_after
         self.sim = (SimTable("star-catcher", size=(config.width, config.height))
@@ -224,7 +282,56 @@ class CameraFeed:
             return None
         from vision.liveview import jpeg
 
-        return jpeg(frame, detections, width=min(width, frame.shape[1]))
+        return jpeg(frame, detections, width=min(width, frame.shape[1]),
+                    geometry=worker.geometry)
+
+    # -- setting the camera up from a phone ---------------------------------------------
+
+    def _running_worker(self) -> _Worker:
+        worker = self._worker
+        if worker is None:
+            raise CameraFeedError("the camera is not running")
+        return worker
+
+    def enroll_start(self, deck: str) -> dict[str, Any]:
+        """Start teaching ``deck`` (again, from its first card, if it was being taught)."""
+        if deck not in TEACHABLE:
+            raise CameraRequestError(f"the camera cannot be taught deck {deck!r}; expected one "
+                                     f"of {', '.join(TEACHABLE)}")
+        worker = self._running_worker()
+        return worker.call(lambda: worker.teach(deck))
+
+    def enroll_redo(self) -> dict[str, Any]:
+        """Forget the card captured last, to show it again."""
+        worker = self._running_worker()
+        return worker.call(worker.teach_redo)
+
+    def enroll_cancel(self) -> dict[str, Any]:
+        """Stop teaching; the deck as it was before stays."""
+        worker = self._running_worker()
+        return worker.call(worker.teach_cancel)
+
+    def enroll_status(self) -> dict[str, Any]:
+        """The teaching's progress and what to tell the user now (cheap: for polling)."""
+        return self._running_worker().teach_status()
+
+    def enroll_thumbnail(self, index: int) -> bytes:
+        """The captured picture of the deck's card number ``index`` (0-based), as JPEG."""
+        return self._running_worker().thumbnail(index)
+
+    def corners(self) -> dict[str, Any]:
+        """How the camera knows the table: ``tapped`` corners, ``markers`` or ``none``."""
+        return self._running_worker().corners_status()
+
+    def set_corners(self, points: Any) -> dict[str, Any]:
+        """Use and keep four tapped corners (frame pixels: TL, TR, BR, BL)."""
+        worker = self._running_worker()
+        return worker.call(lambda: worker.tap_corners(points))
+
+    def clear_corners(self) -> dict[str, Any]:
+        """Forget the tapped corners: the markers (or nothing) calibrate again."""
+        worker = self._running_worker()
+        return worker.call(worker.untap_corners)
 
     def show_round(self, moths: Mapping[str, str], timeout: float = LOOP_TIMEOUT
                    ) -> list[dict[str, Any]]:
@@ -238,6 +345,20 @@ class CameraFeed:
             raise CameraFeedError("the camera is not running")
         return worker.request_round(dict(moths), timeout)
 
+    def shown_hands(self, timeout: float = LOOP_TIMEOUT) -> dict[str, Any]:
+        """The hands shown in front of each seat now, for the phone to prefill its form.
+
+        ``{"match", "game", "hands": {player: [card, ...]}, "unread": {player: n},
+        "notes": [plain sentences]}``; enters nothing. Raises
+        :class:`CameraNotReady` when the camera cannot tell yet (ask again) and
+        :class:`CameraFeedError` saying why it cannot (no Harry or Collector match,
+        no seat areas without the markers, a deck not enrolled).
+        """
+        worker = self._worker
+        if worker is None:
+            raise CameraFeedError("the camera is not running")
+        return worker.call(worker.hands, timeout)
+
     @property
     def warnings(self) -> list[str]:
         worker = self._worker
@@ -248,6 +369,14 @@ class CameraFeed:
         """The game adapter following the current match (read-only use)."""
         worker = self._worker
         return worker.adapter if worker is not None else None
+
+    @property
+    def gallery(self) -> Gallery | None:
+        """The references the camera reads the current match's deck with (``None``: the
+        standard deck, or no deck enrolled)."""
+        worker = self._worker
+        recognizer = worker.recognizer if worker is not None else None
+        return recognizer.gallery if recognizer is not None else None
 
     @property
     def frames(self) -> int:
@@ -449,6 +578,15 @@ class _Worker:
         self._quiet_frames = 0
         self._last_sync = 0.0
         self._calibrate_at = 0.0
+        self.taught: dict[str, Gallery] = {}
+        """Decks taught from a phone while running: used at once, before any stored one."""
+        self.enroller: Enroller | None = None
+        self._teaching: dict[str, Any] = _idle_teaching()
+        self._faces: dict[str, Image] = {}
+        self.tapped: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
+        """Tapped corners and the frame size they were tapped on."""
+        self.corners_file = feed.corners_file or table.store.path.parent / CORNERS_FILE
+        self.tapped = _load_corners(self.corners_file)
         self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
 
     # -- life ---------------------------------------------------------------------------
@@ -543,6 +681,9 @@ class _Worker:
             self.last_frame = frame
         if self.geometry is None and time.monotonic() >= self._calibrate_at:
             self._calibrate(frame)
+        if self.enroller is not None:
+            self._teach_frame(frame)  # the cards shown are for learning, not for the game
+            return
         if self.recognizer is None:
             with self.lock:
                 self.last_detections = []
@@ -567,6 +708,13 @@ class _Worker:
         players: tuple[str, ...] = ()
         if self.adapter is not None:
             players = self.adapter.match.players
+        if self.tapped is not None:  # set on purpose on the phone: they win over markers
+            corners = _scaled(self.tapped, (frame.shape[1], frame.shape[0]))
+            try:
+                self.geometry = TableGeometry.from_points(corners, TABLE_MM, players)
+                return
+            except CalibrationError:
+                log.warning("the tapped corners do not fit this camera; using the markers")
         try:
             self.geometry = TableGeometry.from_markers(frame, TABLE_MM, players)
         except CalibrationError:
@@ -632,13 +780,16 @@ class _Worker:
     def _recognizer(self, deck: str) -> Recognizer | None:
         if deck == "standard":
             return Recognizer("standard")
+        if deck in self.taught:
+            return Recognizer(self.taught[deck])
         if self.feed.sim is not None:
             return Recognizer(rendered_gallery(deck))
         try:
             return Recognizer(Gallery.load(self.feed.store or default_store(), deck))
         except EnrollmentError:
             self.problem = (f"deck {deck} is not enrolled: run companion vision enroll "
-                            f"--deck {deck} --from PHOTOS (or --camera) to teach it the cards")
+                            f"--deck {deck} --from PHOTOS (or --camera), or tap 'Teach a "
+                            "deck' on the camera page (/camera), to teach it the cards")
             return None
 
     def _rebuild(self, current: CurrentMatch, seen: TableState | None = None) -> None:
@@ -694,6 +845,8 @@ class _Worker:
         """A play the table has been still after is settled: a Star Plus pile is complete,
         a Star Catcher or Collector card that nobody took with it caught nothing."""
         adapter = self.adapter
+        if self.enroller is not None:
+            return  # paused while a deck is taught
         still = now - self._last_change_at
         # still for long enough, and for enough frames: a slow machine is not a still table
         if still < self.feed.flush_after or self._quiet_frames < QUIET_FRAMES \
@@ -727,6 +880,9 @@ class _Worker:
 
     def _round(self, moths: dict[str, str]) -> list[dict[str, Any]]:
         self.sync()
+        if self.enroller is not None:  # the tracker is paused: what it holds is stale
+            raise CameraFeedError("the camera is learning a deck now; finish or cancel that "
+                                  "first, or enter the round on the phone")
         adapter = self.adapter
         if not isinstance(adapter, HarryAdapter):
             raise CameraFeedError("the current match is not a Can't Catch Harry match the "
@@ -737,6 +893,219 @@ class _Worker:
         if not entered:
             raise CameraFeedError("; ".join(problems) or "the table refused the shown round")
         return entered
+
+    def hands(self) -> dict[str, Any]:
+        """The preview behind :meth:`CameraFeed.shown_hands` (on the worker thread)."""
+        self.sync()
+        if self.link[0] != "connected":
+            raise CameraNotReady(f"the camera is not delivering frames ({self.link[1] or 'lost'})"
+                                 "; check its cable or power, or tap the hands in")
+        if self.enroller is not None:  # the tracker is paused meanwhile: it would show stale cards
+            raise CameraFeedError("the camera is learning a deck now; finish or cancel that "
+                                  "first, or tap the hands in")
+        adapter, game = self.adapter, self.game
+        if game not in SHOWN_HANDS_GAMES or adapter is None:
+            if self.problem:
+                raise CameraFeedError(self.problem)
+            raise CameraFeedError("the camera reads shown hands only in a Can't Catch Harry or "
+                                  "Collector match; start one first")
+        geometry = self.geometry
+        if geometry is None:
+            if self._calibrate_at == 0.0:  # a new match: its first frame looks for the markers
+                raise CameraNotReady("the camera is still looking for the table's markers")
+            raise CameraFeedError("the camera does not know where each seat's area is: lay the "
+                                  "four ArUco markers at the play area's corners (first player "
+                                  "along the bottom edge) or tap the corners on the camera page, "
+                                  "or tap the hands in")
+        players = adapter.match.players
+        seats = read_seats(self.tracker.state, players, geometry.zone_of)
+        notes = []
+        for player, seat in seats.items():
+            if seat.unread:
+                cards = "1 card" if seat.unread == 1 else f"{seat.unread} cards"
+                notes.append(f"{cards} in {player}'s area could not be read: show "
+                             f"{'it' if seat.unread == 1 else 'them'} flat or tap "
+                             f"{'it' if seat.unread == 1 else 'them'} in")
+        return {"match": self.match_id, "game": game,
+                "hands": {p: list(s.cards) for p, s in seats.items()},
+                "unread": {p: s.unread for p, s in seats.items()}, "notes": notes}
+
+    # -- teaching a deck (on the worker thread, except the status) -------------------------
+
+    def teach(self, deck: str) -> dict[str, Any]:
+        self.enroller = Enroller(deck, deck_ids(deck))
+        self._publish_teaching(hint="", message="")
+        return self.teach_status()
+
+    def teach_redo(self) -> dict[str, Any]:
+        enroller = self._active_enroller()
+        card = enroller.undo()
+        if card is None:
+            raise CameraFeedError("no card has been captured yet: there is nothing to redo")
+        self._publish_teaching(hint="", message=f"{card_name(enroller.deck, card)} forgotten: "
+                                                "show it again")
+        return self.teach_status()
+
+    def teach_cancel(self) -> dict[str, Any]:
+        enroller = self._active_enroller()
+        self.enroller = None
+        self._publish_teaching(message=f"Cancelled: the camera's {TEACHABLE[enroller.deck]} "
+                                       "cards are as they were", deck=enroller.deck)
+        return self.teach_status()
+
+    def _active_enroller(self) -> Enroller:
+        if self.enroller is None:
+            raise CameraFeedError("no deck is being taught: start one first")
+        return self.enroller
+
+    def teach_status(self) -> dict[str, Any]:
+        with self.lock:
+            status = dict(self._teaching)
+        status["decks"] = [{"deck": deck, "name": name, "cards": len(deck_ids(deck)),
+                            "enrolled": self._enrolled(deck)}
+                           for deck, name in TEACHABLE.items()]
+        return status
+
+    def _enrolled(self, deck: str) -> bool:
+        store = self.feed.store or default_store()
+        return deck in self.taught or (store / deck / "deck.json").is_file()
+
+    def thumbnail(self, index: int) -> bytes:
+        with self.lock:
+            faces = self._faces
+            deck = self._teaching.get("deck")
+        cards = deck_ids(deck) if isinstance(deck, str) else ()
+        if not 0 <= index < len(cards) or cards[index] not in faces:
+            raise CameraNotFound(f"card number {index} has not been captured")
+        import cv2
+
+        small = cv2.resize(faces[cards[index]], THUMB_SIZE, interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            raise CameraNotFound(f"card number {index} could not be encoded")
+        return bytes(data)
+
+    def _teach_frame(self, frame: Image) -> None:
+        enroller = self.enroller
+        assert enroller is not None
+        geometry = self.geometry
+        said = enroller.offer(frame, None if geometry is None else
+                              lambda quad: _on_play_area(geometry, _centre_of(quad)))
+        with self.lock:
+            self.last_detections = [Detection(None, q, 0.0) for q in enroller.last_quads]
+        if said.startswith("that looks like "):
+            known = said.removeprefix("that looks like ").split(",")[0]
+            said = f"That is {card_name(enroller.deck, known)}, shown already: take it away"
+        elif said == "only one card at a time, please":
+            said = "Only one card at a time, please"
+        elif said == "hold still":
+            said = "Hold still…"
+        elif said == "show one card":
+            said = ""
+        if not said.startswith("captured "):
+            if said != self._teaching["hint"]:
+                self._publish_teaching(hint=said)
+            return
+        if enroller.next_card is not None:
+            self._publish_teaching(hint="", message="")
+            return
+        try:
+            gallery = enroller.gallery()
+            gallery.save(self.feed.store or default_store())
+        except (EnrollmentError, OSError) as exc:
+            enroller.undo()  # the last card again, once the problem is solved
+            self._publish_teaching(hint="", message=f"The deck could not be saved ({exc}); "
+                                                    "show the last card again to retry")
+            return
+        self.enroller = None
+        self._use_taught(gallery)
+        self._publish_teaching(finished=True, deck=enroller.deck, faces=dict(enroller.faces),
+                               message=f"Saved: the camera knows the {len(enroller.cards)} "
+                                       f"{TEACHABLE[enroller.deck]} cards")
+
+    def _use_taught(self, gallery: Gallery) -> None:
+        """The running feed reads ``gallery``'s deck with it from now on."""
+        self.taught[gallery.deck] = gallery
+        if self.deck != gallery.deck and not (self.game and DECKS.get(self.game) == gallery.deck):
+            return
+        self.recognizer = Recognizer(gallery)
+        self.deck, self.problem = gallery.deck, ""
+        if self.adapter is None:
+            self.match_id = None  # not followed for want of the deck: follow it afresh
+
+    def _publish_teaching(self, hint: str | None = None, message: str | None = None,
+                          finished: bool = False, deck: str | None = None,
+                          faces: dict[str, Image] | None = None) -> None:
+        enroller = self.enroller
+        status = dict(self._teaching)
+        if enroller is not None:
+            card = enroller.next_card
+            cards = enroller.cards
+            status.update(active=True, finished=False, deck=enroller.deck,
+                          card=card, done=len(enroller.faces), total=len(cards),
+                          prompt=(f"Lay {card_name(enroller.deck, card)} alone in view"
+                                  if card is not None else "Saving…"))
+            faces = dict(enroller.faces)
+        else:
+            cards = deck_ids(deck) if deck is not None else ()
+            status.update(active=False, finished=finished, deck=deck, card=None, hint="",
+                          prompt="", done=len(faces or {}), total=len(cards))
+        faces = faces or {}
+        deck_name = status["deck"]
+        status["captured"] = [{"index": i, "card": c, "name": card_name(deck_name, c)}
+                              for i, c in enumerate(cards) if c in faces]
+        if hint is not None:
+            status["hint"] = hint
+        if message is not None:
+            status["message"] = message
+        status["version"] = int(status["version"]) + 1
+        with self.lock:
+            self._teaching = status
+            self._faces = faces
+
+    # -- tapped corners ------------------------------------------------------------------
+
+    def corners_status(self) -> dict[str, Any]:
+        tapped, geometry = self.tapped, self.geometry
+        with self.lock:
+            frame = self.last_frame
+        size = None if frame is None else [int(frame.shape[1]), int(frame.shape[0])]
+        corners = None
+        if tapped is not None:
+            at = _scaled(tapped, (size[0], size[1])) if size is not None else tapped[0]
+            corners = [[round(x, 1), round(y, 1)] for x, y in at]
+        source = "tapped" if tapped is not None else "markers" if geometry is not None \
+            else "none"
+        return {"source": source, "corners": corners, "frame": size}
+
+    def tap_corners(self, points: Any) -> dict[str, Any]:
+        with self.lock:
+            frame = self.last_frame
+        if frame is None:
+            raise CameraFeedError("the camera has not delivered a picture yet: the corners "
+                                  "are tapped on the live view")
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        players = self.adapter.match.players if self.adapter is not None else ()
+        try:
+            geometry = TableGeometry.from_tapped(points, size, TABLE_MM, players)
+        except CalibrationError as exc:
+            raise CameraRequestError(str(exc)) from None
+        corners = tuple(_as_pairs(points))
+        try:
+            _save_corners(self.corners_file, corners, size)
+        except OSError as exc:
+            raise CameraFeedError(f"the corners could not be kept ({exc}); try again") from None
+        self.tapped = (corners, size)
+        self.geometry = geometry
+        return self.corners_status()
+
+    def untap_corners(self) -> dict[str, Any]:
+        with contextlib.suppress(FileNotFoundError):
+            self.corners_file.unlink()
+        self.tapped = None
+        self.geometry = None  # the markers, when the camera sees them, on the next frame
+        self._calibrate_at = 0.0
+        return self.corners_status()
 
     # -- status ------------------------------------------------------------------------
 
@@ -770,6 +1139,47 @@ class _Worker:
                                         detail, list(warnings))
 
 
+def _idle_teaching() -> dict[str, Any]:
+    return {"active": False, "finished": False, "deck": None, "card": None, "prompt": "",
+            "hint": "", "message": "", "done": 0, "total": 0, "captured": [], "version": 0}
+
+
+def _as_pairs(points: Any) -> list[tuple[float, float]]:
+    return [(float(p[0]), float(p[1])) for p in points]
+
+
+def _scaled(tapped: tuple[tuple[tuple[float, float], ...], tuple[int, int]],
+            size: tuple[int, int]) -> list[tuple[float, float]]:
+    """Tapped corners for a frame of ``size`` (the camera's resolution may have changed)."""
+    corners, (w, h) = tapped
+    sx, sy = size[0] / w, size[1] / h
+    return [(x * sx, y * sy) for x, y in corners]
+
+
+def _save_corners(path: Path, corners: tuple[tuple[float, float], ...],
+                  size: tuple[int, int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"corners": [list(c) for c in corners], "frame": list(size)}),
+                   encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _load_corners(path: Path) -> tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None:
+    """The kept corners, or ``None`` (none kept, or a file that is not ours: markers then)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        corners = tuple(_as_pairs(data["corners"]))
+        w, h = (int(v) for v in data["frame"])
+        TableGeometry.from_tapped(list(corners), (w, h), TABLE_MM)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        log.warning("ignoring the kept camera corners in %s: %s", path, exc)
+        return None
+    return corners, (w, h)
+
+
 def _on_play_area(geometry: TableGeometry, point: tuple[float, float]) -> bool:
     """Inside the markers' rectangle, away from its corners (the markers lie there: a
     marker's white border can pass for an unreadable card)."""
@@ -780,9 +1190,14 @@ def _on_play_area(geometry: TableGeometry, point: tuple[float, float]) -> bool:
     return inside and not near_corner
 
 
+def _centre_of(quad: Any) -> tuple[float, float]:
+    c = quad.mean(axis=0)
+    return float(c[0]), float(c[1])
+
+
 def _centre(detection: Detection) -> tuple[float, float]:
     c = detection.quad.mean(axis=0)
     return float(c[0]), float(c[1])
 
 
-__all__ = ["CameraFeed", "CameraFeedError", "open_camera"]
+__all__ = ["CameraFeed", "CameraFeedError", "CameraNotReady", "open_camera"]

@@ -517,6 +517,18 @@ class CameraRound(_Body):
         description="Can't Catch Harry: the moth each player grabbed (harry, lamp, cream, grey)")
 
 
+class TeachDeck(_Body):
+    deck: str = Field(description="the deck to teach: star-catcher, star-plus or "
+                                  "cant-catch-harry", max_length=40)
+
+
+class TappedCorners(_Body):
+    corners: list[tuple[float, float]] = Field(
+        description="the play area's corners in frame pixels, in order top-left, top-right, "
+                    "bottom-right, bottom-left (the first player's seat at the bottom)",
+        max_length=8)
+
+
 def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> None:
     """``/camera`` (the set-up page), its JPEG view, and the Harry round read by the camera.
 
@@ -528,6 +540,8 @@ def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> 
     @app.get("/camera", include_in_schema=False)
     def camera_page() -> FileResponse:
         return FileResponse(WEB_DIR / "camera.html", headers={"Cache-Control": "no-cache"})
+
+    _add_camera_setup_routes(app, camera, absent)
 
     @app.get("/api/camera/frame.jpg", tags=["camera"], response_class=Response)
     async def camera_frame() -> Response:
@@ -551,3 +565,91 @@ def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> 
             return _problem(409, str(exc),
                             "the hands laid out in front of each seat, every card readable")
         return {"events": events}
+
+    @app.get("/api/camera/hands", tags=["camera"], response_model=None)
+    async def camera_hands() -> JSON | JSONResponse:
+        """The cards the camera reads in front of each seat now, and how many it cannot
+        read there (Can't Catch Harry, Collector): the phone prefills its hands form with
+        them. Enters nothing."""
+        answer: JSON | JSONResponse = await _ask_camera(camera, absent, "shown_hands")
+        return answer
+
+
+async def _ask_camera(camera: Any, absent: str, method: str, *args: Any) -> Any:
+    """Call the camera's ``method`` off the event loop; its refusals become plain problems.
+
+    The camera's errors carry their status (400 a wrong request, 404 nothing there, 409
+    not now, 503 not yet: ask again in ``retry_after`` seconds); a camera that does not
+    answer in time is a 503 to retry."""
+    if camera is None or not camera.running:
+        return _problem(404, absent)
+    try:
+        return await asyncio.to_thread(getattr(camera, method), *args)
+    except TimeoutError:
+        return _problem(503, "the camera did not answer in time; try again",
+                        headers={"Retry-After": "1"})
+    except ValueError as exc:
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(round(retry))} if retry is not None else None
+        return _problem(int(getattr(exc, "status", 409)), str(exc), headers=headers)
+
+
+def _add_camera_setup_routes(app: FastAPI, camera: Any, absent: str) -> None:
+    """Teaching the camera a deck and tapping the table's corners, from the ``/camera`` page
+    (refusals as in :func:`_ask_camera`)."""
+
+    async def ask(method: str, *args: Any) -> Any:
+        return await _ask_camera(camera, absent, method, *args)
+
+    @app.get("/api/camera/enroll", tags=["camera"], response_model=None)
+    async def enroll_status() -> JSON | JSONResponse:
+        """The deck being taught: the prompt, the last hint, progress (``done`` of
+        ``total``), the captured cards, and every deck the camera can be taught."""
+        answer: JSON | JSONResponse = await ask("enroll_status")
+        return answer
+
+    @app.post("/api/camera/enroll", tags=["camera"], response_model=None)
+    async def enroll_start(body: TeachDeck, actor: PlayerDep) -> JSON | JSONResponse:
+        """Start teaching a deck, from its first card (again, if it was being taught). The
+        camera enters nothing meanwhile; on the last card the deck is saved and used."""
+        answer: JSON | JSONResponse = await ask("enroll_start", body.deck)
+        return answer
+
+    @app.post("/api/camera/enroll/redo", tags=["camera"], response_model=None)
+    async def enroll_redo(actor: PlayerDep) -> JSON | JSONResponse:
+        """Forget the card captured last, to show it again."""
+        answer: JSON | JSONResponse = await ask("enroll_redo")
+        return answer
+
+    @app.post("/api/camera/enroll/cancel", tags=["camera"], response_model=None)
+    async def enroll_cancel(actor: PlayerDep) -> JSON | JSONResponse:
+        """Stop teaching; the deck the camera knew before stays as it was."""
+        answer: JSON | JSONResponse = await ask("enroll_cancel")
+        return answer
+
+    @app.get("/api/camera/enroll/cards/{index}.jpg", tags=["camera"], response_class=Response)
+    async def enroll_thumbnail(index: int) -> Response:
+        """The picture captured of the deck's card number ``index`` (0-based, deck order)."""
+        data = await ask("enroll_thumbnail", index)
+        if isinstance(data, JSONResponse):
+            return data
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/camera/corners", tags=["camera"], response_model=None)
+    async def corners() -> JSON | JSONResponse:
+        """How the camera knows the table: ``source`` tapped, markers or none; the tapped
+        ``corners`` and the ``frame`` size (pixels) they are in."""
+        answer: JSON | JSONResponse = await ask("corners")
+        return answer
+
+    @app.put("/api/camera/corners", tags=["camera"], response_model=None)
+    async def set_corners(body: TappedCorners, actor: PlayerDep) -> JSON | JSONResponse:
+        """Use these four corners at once and keep them (they win over the markers)."""
+        answer: JSON | JSONResponse = await ask("set_corners", body.corners)
+        return answer
+
+    @app.delete("/api/camera/corners", tags=["camera"], response_model=None)
+    async def clear_corners(actor: PlayerDep) -> JSON | JSONResponse:
+        """Forget the tapped corners: the markers calibrate again when the camera sees them."""
+        answer: JSON | JSONResponse = await ask("clear_corners")
+        return answer

@@ -78,7 +78,12 @@
     });
     source.addEventListener("status", (e) => {
       ui.lastMessage = Date.now();
-      if (ui.snap) { ui.snap.status = JSON.parse(e.data).status; renderBanners(); }
+      if (!ui.snap) return;
+      const cameraWas = cameraOn();
+      ui.snap.status = JSON.parse(e.data).status;
+      renderBanners();
+      // the hands forms offer "Read hands from the camera" only while it is connected
+      if (cameraOn() !== cameraWas && ui.forms.entry.draft) ui.forms.entry.render();
     });
     source.onmessage = () => { ui.lastMessage = Date.now(); };
     source.onerror = () => {
@@ -86,6 +91,11 @@
       // EventSource retries by itself, except after a refused answer: then start afresh.
       if (source.readyState === EventSource.CLOSED && ui.source === source) setTimeout(connect, 2000);
     };
+  }
+
+  function cameraOn() {
+    const camera = ((ui.snap && ui.snap.status) || {}).camera;
+    return !!camera && camera.link === "connected";
   }
 
   function applyChange(c) {

@@ -236,8 +236,8 @@
         case "aces": return this.aces(f, label);
         case "flip": return this.flip(f, label);
         case "refill": return this.refill(f, label);
-        case "collector-hands": return wrap(this.collectorHands(f));
-        case "harry-hands": return wrap(this.harryHands(f));
+        case "collector-hands": return wrap(this.cameraHands(f) + this.collectorHands(f));
+        case "harry-hands": return wrap(this.cameraHands(f) + this.harryHands(f));
         case "moths": return wrap(this.moths(f));
         default: return "";
       }
@@ -383,15 +383,56 @@
         ${chosen.length < o.refill ? this.rankSuit("refill", c, canUse) : ""}</div>`;
     }
 
+    // The hands shown in front of the seats, read by the camera: a prefill to check and fix by tap.
+    cameraHands(f) {
+      const camera = (this.ui.snap.status || {}).camera;
+      if (this.mode !== "entry" || !camera || camera.link !== "connected") return "";
+      const reading = this.compose.camera || {};
+      const button = `<button class="small camera-read" data-camera-hands="${esc(f.key)}" ${reading.pending ? "disabled" : ""}>${reading.pending ? "Reading the hands…" : "Read hands from the camera"}</button>`;
+      const notes = reading.error ? `<div class="error camera-notes">${esc(reading.error)}</div>`
+        : reading.filled ? `<div class="camera-notes">${(reading.notes || []).map((n) => `<div class="flag-reason">⚠ ${esc(n)}</div>`).join("")}
+            <small>Filled from the camera: check every hand, tap a card to take it out, tap any missing card in.</small></div>` : "";
+      return `<div class="row">${button}</div>${notes}`;
+    }
+
+    async readHands(key) {
+      const draft = this.draft;
+      const generation = this.generation;
+      this.compose.camera = {pending: true};
+      this.render();
+      const r = await this.api("GET", "/api/camera/hands");
+      if (generation !== this.generation || draft !== this.draft) return;  // the form moved on
+      if (!r.ok || r.data.match !== this.match.id) {
+        this.compose.camera = {error: r.ok ? "the camera is following another match; try again in a moment"
+          : r.data.detail || "the camera could not read the hands"};
+        this.render();
+        return;
+      }
+      const hands = {};
+      for (const p of this.s.players) hands[p] = [...((r.data.hands || {})[p] || [])];
+      draft[key] = hands;
+      delete this.active[key];  // the first hand still short of cards comes up
+      const read = {};
+      for (const p of this.s.players) read[p] = hands[p].length;
+      this.compose = {camera: {filled: true, notes: r.data.notes || [], unread: r.data.unread || {}, read}};
+      this.check = null;
+      this.checkToken++;
+      this.render();
+    }
+
     // Per-player hands: tap a player, then tap cards; the next player comes up when one is full.
     handRows(f, hands, max, extra) {
       const s = this.s;
       const active = this.activePlayer(f, hands, max);
+      const camera = this.compose.camera || {};
       return s.players.map((p) => {
         const cards = hands[p] || [];
         const m = max(p);
+        // cards the camera saw but could not read, until as many have been tapped in
+        const unread = camera.unread ? Math.min(camera.unread[p] || 0, camera.read[p] + (camera.unread[p] || 0) - cards.length) : 0;
+        const missing = unread > 0 ? ` <small class="flag-reason">+${unread} unread</small>` : "";
         return `<div class="hand-row${p === active ? " on" : ""}" style="border-color:${this.ui.color(p)}">
-          <button class="hand-name" data-hand-player="${esc(f.key)}" data-player="${esc(p)}" style="color:${this.ui.color(p)}">${esc(p)} <small>${cards.length}/${m}</small></button>
+          <button class="hand-name" data-hand-player="${esc(f.key)}" data-player="${esc(p)}" style="color:${this.ui.color(p)}">${esc(p)} <small>${cards.length}/${m}</small>${missing}</button>
           <span class="hand-cards">${cards.map((c, i) => `<button class="small sel" data-hand-remove="${esc(f.key)}" data-player="${esc(p)}" data-index="${i}">${esc(extra ? extra(c) : c)} ✕</button>`).join("")}</span></div>`;
       }).join("");
     }
@@ -554,6 +595,7 @@
         return after();
       }
       if (ds.times) { this.compose.times = Number(ds.times); return after(); }
+      if (ds.cameraHands) { this.readHands(ds.cameraHands); return true; }
       if (ds.handRemove) {
         d[ds.handRemove][ds.player].splice(Number(ds.index), 1);
         this.active[ds.handRemove] = ds.player;
