@@ -3,6 +3,15 @@ wrong-identity rate and milliseconds per 1280 x 720 frame, on rendered scenes.
 
 Enrolled decks are enrolled from clean design-0 faces; scenes use other seeds,
 print variations, and for the standard deck only the held-out designs.
+
+Time is measured round detection plus identification of each frame, two ways:
+``cpu-ms`` is the CPU time this process spent (``time.process_time``: all its
+threads, none of the time the core spent on other programs), the figure to
+compare on a shared machine; ``wall-ms`` is the elapsed time, which also counts
+waiting for a core that other programs were using. OpenCV runs on one thread
+during the run (the target is one core of a Raspberry Pi); set
+``OPENBLAS_NUM_THREADS=1`` before Python starts for numpy (``bench/bench_vision.py``
+does).
 """
 
 from __future__ import annotations
@@ -10,6 +19,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+import cv2
 
 from vision.decks import deck_ids
 from vision.detect import quad_iou
@@ -29,11 +40,15 @@ class Tally:
     wrong: int = 0
     phantoms: int = 0
     frames: int = 0
-    seconds: float = 0.0
+    wall_seconds: float = 0.0  # elapsed time
+    cpu_seconds: float = 0.0  # CPU time of this process
 
-    def add(self, scene: Scene, detections: list[Detection], seconds: float) -> None:
+    def add(self, scene: Scene, detections: list[Detection], wall_seconds: float,
+            cpu_seconds: float) -> None:
+        """Score one frame's detections, which took ``wall_seconds`` and ``cpu_seconds``."""
         self.frames += 1
-        self.seconds += seconds
+        self.wall_seconds += wall_seconds
+        self.cpu_seconds += cpu_seconds
         best: dict[int, tuple[float, Detection]] = {}
         for d in detections:
             owner = _owner(d, scene.cards)
@@ -64,7 +79,8 @@ class Tally:
             "recall": self.found / self.findable if self.findable else float("nan"),
             "accuracy": self.right / self.findable if self.findable else float("nan"),
             "wrong": self.wrong / self.labelled if self.labelled else 0.0,
-            "ms": 1000 * self.seconds / max(self.frames, 1),
+            "wall_ms": 1000 * self.wall_seconds / max(self.frames, 1),
+            "cpu_ms": 1000 * self.cpu_seconds / max(self.frames, 1),
         }
 
 
@@ -89,27 +105,35 @@ def recognizer_for(deck: str) -> Recognizer:
 def run(decks: Iterable[str], conditions: Iterable[str], scenes: int, first_seed: int = 0,
         ) -> list[tuple[str, str, Tally]]:
     out = []
-    for deck in decks:
-        rec = recognizer_for(deck)
-        rec.detect(render_scene(with_deck(CONDITIONS["upright"], deck), 999_999).image)  # warm-up
-        for name in conditions:
-            cond = with_deck(CONDITIONS[name], deck)
-            tally = Tally()
-            for k in range(scenes):
-                scene = render_scene(cond, first_seed + k)
-                t0 = time.perf_counter()
-                dets = rec.detect(scene.image)
-                tally.add(scene, dets, time.perf_counter() - t0)
-            out.append((deck, name, tally))
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)  # one core, as on the Pi
+    try:
+        for deck in decks:
+            rec = recognizer_for(deck)
+            warm_up = render_scene(with_deck(CONDITIONS["upright"], deck), 999_999)
+            rec.detect(warm_up.image)
+            for name in conditions:
+                cond = with_deck(CONDITIONS[name], deck)
+                tally = Tally()
+                for k in range(scenes):
+                    scene = render_scene(cond, first_seed + k)
+                    c0, t0 = time.process_time(), time.perf_counter()
+                    dets = rec.detect(scene.image)
+                    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                    tally.add(scene, dets, wall, cpu)
+                out.append((deck, name, tally))
+    finally:
+        cv2.setNumThreads(threads)
     return out
 
 
 def report(results: list[tuple[str, str, Tally]]) -> str:
+    """One line per deck and condition; time in milliseconds per frame, CPU then wall."""
     lines = [f"{'deck':17s} {'condition':12s} {'cards':>5s} {'recall':>7s} {'ident':>7s} "
-             f"{'wrong':>7s} {'wrong#':>6s} {'phantom':>7s} {'ms/frame':>8s}"]
+             f"{'wrong':>7s} {'wrong#':>6s} {'phantom':>7s} {'cpu-ms':>7s} {'wall-ms':>7s}"]
     for deck, name, t in results:
         r = t.row()
         lines.append(f"{deck:17s} {name:12s} {t.findable:5d} {r['recall']:7.1%} "
                      f"{r['accuracy']:7.1%} {r['wrong']:7.2%} {t.wrong:6d} {t.phantoms:7d} "
-                     f"{r['ms']:8.1f}")
+                     f"{r['cpu_ms']:7.1f} {r['wall_ms']:7.1f}")
     return "\n".join(lines)

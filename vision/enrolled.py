@@ -7,6 +7,12 @@ accepted only when it is good in absolute terms *and* clearly beats the best
 other card; anything else is "unknown", because a wrong card is worse than
 none.
 
+Near-identical faces (``D7``, ``D7*``, ``D7**``) are settled by a second stage
+that compares a larger view only where the close candidates differ. The card
+is first shifted into place (phase correlation) and must then win by a wider
+margin; only when that is not clear is it fitted onto the best candidate
+(affine ECC, the costly part) and judged with the usual margin.
+
 Galleries are stored as a folder per deck: ``references.npz`` (descriptors)
 and ``deck.json`` (card ids, version).
 """
@@ -17,6 +23,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -30,6 +37,7 @@ Image = NDArray[np.uint8]
 
 DESC_SIZE = (30, 42)
 FINE_SIZE = (60, 84)
+DESC_WEIGHTS = np.array([1.0, 0.7, 0.7])  # L, a, b: lightness carries the most
 MARGIN = 0.09  # fraction of the card trimmed on each side: edges are where dewarps disagree
 CARD_ID = re.compile(r"^[A-Za-z0-9*+\-]{1,32}$")
 FORMAT_VERSION = 1
@@ -47,22 +55,31 @@ def default_store() -> Path:
     return Path.home() / ".local" / "share" / "table-companion" / "decks"
 
 
-def describe(card: Image) -> NDArray[np.float32]:
-    """The perceptual descriptor of a canonical card (unit vector)."""
+def _inner(card: Image, size: tuple[int, int]) -> Image:
+    """The card without its margin, area-averaged to ``size``."""
     h, w = card.shape[:2]
     mx, my = round(w * MARGIN), round(h * MARGIN)
-    inner = card[my:h - my, mx:w - mx]
-    small = cv2.resize(inner, DESC_SIZE, interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (3, 3), 0)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    parts = []
-    for ch, weight in ((0, 1.0), (1, 0.7), (2, 0.7)):
-        v = lab[:, :, ch].ravel()
-        v = v - v.mean()
-        n = float(np.linalg.norm(v))
-        parts.append(weight * v / n if n > 1e-3 else v * 0)
-    out = np.concatenate(parts)
-    n = float(np.linalg.norm(out))
+    return np.asarray(cv2.resize(card[my:h - my, mx:w - mx], size,
+                                 interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def describe(card: Image) -> NDArray[np.float32]:
+    """The perceptual descriptor of a canonical card (unit vector)."""
+    return _descriptor(_inner(card, DESC_SIZE))
+
+
+def _descriptor(small: Image) -> NDArray[np.float32]:
+    """:func:`describe` from the card's inner part at ``DESC_SIZE``."""
+    blurred = cv2.GaussianBlur(small, (3, 3), 0)
+    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
+    # each channel centred and scaled to its weight; the norm of a centred channel is its
+    # standard deviation times sqrt(pixels) (cv2's statistics: numpy's are slow on 3 channels)
+    mean, std = cv2.meanStdDev(lab)
+    norms = std.ravel() * np.sqrt(lab.shape[0] * lab.shape[1])
+    scale = np.where(norms > 1e-3, DESC_WEIGHTS / np.maximum(norms, 1e-3), 0.0)
+    out = ((lab - mean.ravel().astype(np.float32)) * scale.astype(np.float32))
+    out = np.ascontiguousarray(out.transpose(2, 0, 1)).ravel()  # channel after channel
+    n = float(np.sqrt(np.dot(out, out)))
     return (out / n if n > 1e-6 else out).astype(np.float32)
 
 
@@ -81,36 +98,62 @@ def canonical_from_photo(image: Image) -> Image:
 
 def fine_view(card: Image) -> NDArray[np.float32]:
     """A larger, per-channel standardised view for telling near-identical cards apart."""
-    h, w = card.shape[:2]
-    mx, my = round(w * MARGIN), round(h * MARGIN)
-    small = cv2.resize(card[my:h - my, mx:w - mx], FINE_SIZE, interpolation=cv2.INTER_AREA)
+    return _fine(_inner(card, FINE_SIZE))
+
+
+def _fine(small: Image) -> NDArray[np.float32]:
+    """:func:`fine_view` from the card's inner part at ``FINE_SIZE``."""
     f = cv2.GaussianBlur(small, (0, 0), 0.9).astype(np.float32)
-    f -= f.mean(axis=(0, 1))
-    f /= f.std(axis=(0, 1)) + 1e-3
-    return f
+    mean, std = cv2.meanStdDev(f)
+    return np.asarray((f - mean.ravel().astype(np.float32))
+                      / (std.ravel().astype(np.float32) + np.float32(1e-3)), np.float32)
 
 
-def _aligned(query: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``query`` warped onto ``ref``: dewarps are off by a few pixels, a little
-    scale or a degree or two (an affine ECC fit, started from a phase-correlation shift)."""
-    q, r = query.mean(axis=2), ref.mean(axis=2)
-    (dx, dy), _ = cv2.phaseCorrelate(r, q)
+def _grey(view: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The mean of a fine view's three channels."""
+    return np.asarray(cv2.transform(view, _THIRDS), np.float32)
+
+
+_THIRDS = np.full((1, 3), 1 / 3, np.float32)
+_ONES = np.ones((1, 3), np.float32)
+
+
+def _shift(query: NDArray[np.float32], ref: NDArray[np.float32],
+           ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The grey ``query`` and the translation (2 x 3) that lays it onto the grey ``ref``
+    (phase correlation; none when it is implausibly far)."""
+    q = _grey(query)
+    (dx, dy), _ = cv2.phaseCorrelate(ref, q)
     if abs(dx) > 8 or abs(dy) > 8:
         dx = dy = 0.0
-    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
-    try:
-        _, found = cv2.findTransformECC(r, q, shift.copy(), cv2.MOTION_AFFINE, criteria,
-                                        None, 5)  # type: ignore[call-overload]
-        warp = np.asarray(found, np.float32)
-    except cv2.error:
-        warp = shift  # no convergence: keep the shift
-    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 12:
-        return query  # implausible: a different card, not a misaligned one
+    return q, np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+
+
+def _warped(query: NDArray[np.float32], warp: NDArray[np.float32]) -> NDArray[np.float32]:
     h, w = query.shape[:2]
     return np.asarray(cv2.warpAffine(query, warp, (w, h),
                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                      borderMode=cv2.BORDER_REPLICATE), np.float32)
+
+
+def _aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
+             shift: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
+             ) -> NDArray[np.float32]:
+    """``query`` warped onto ``ref`` (a fine view, or its grey): dewarps are off by a few
+    pixels, a little scale or a degree or two (an affine ECC fit, started from a
+    phase-correlation shift; ``shift`` is that :func:`_shift` when already known)."""
+    r = _grey(ref) if ref.ndim == 3 else ref
+    q, start = shift if shift is not None else _shift(query, r)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+    try:
+        _, found = cv2.findTransformECC(r, q, start.copy(), cv2.MOTION_AFFINE, criteria,
+                                        None, 5)  # type: ignore[call-overload]
+        warp = np.asarray(found, np.float32)
+    except cv2.error:
+        warp = start  # no convergence: keep the shift
+    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 12:
+        return query  # implausible: a different card, not a misaligned one
+    return _warped(query, warp)
 
 
 @dataclass(frozen=True)
@@ -131,10 +174,13 @@ class Gallery:
     min_score: float = 0.80
     min_margin: float = 0.07
     window: float = 0.12  # cards this close to the best go to the fine comparison
-    min_clear: float = 0.4
-    # where two references differ, cached per pair and orientation: pixel indices and values
-    _differ: dict[tuple[int, int, int, int], tuple[NDArray[np.intp], NDArray[np.float32],
-                                                    NDArray[np.float32]]] = field(
+    min_clear: float = 0.4  # how clearly the aligned card must be one of the close cards
+    quick_clear: float = 0.6  # the same after a shift only, before the affine fit
+    # where two references differ, cached per pair and orientation: pixel indices
+    _differ: dict[tuple[int, int, int, int], NDArray[np.intp]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    # the grey fine view of each reference the second stage aligned a card onto
+    _grey: dict[tuple[int, int], NDArray[np.float32]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -152,9 +198,23 @@ class Gallery:
             fine.append([fine_view(c), fine_view(turned)])
         return cls(deck, cards, np.array(rows, np.float32), np.array(fine, np.float32))
 
+    @cached_property
+    def _alike(self) -> bool:
+        """Whether most cards have a near-identical twin (and so usually need the second
+        stage): then the fine view is made first and the descriptor from it (halving it
+        gives the same up to rounding), not both from the card (area averaging at odd
+        ratios is slow)."""
+        if len(self.cards) < 2:
+            return False
+        scores = np.einsum("id,jkd->ijk", self.descriptors[:, 0], self.descriptors).max(axis=2)
+        np.fill_diagonal(scores, -1.0)
+        return bool(np.median(scores.max(axis=1)) >= 1.0 - 2 * self.min_margin)
+
     def identify(self, card: Image) -> Match:
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
-        d = describe(card)
+        inner = _inner(card, FINE_SIZE) if self._alike else None
+        d = describe(card) if inner is None else _descriptor(
+            np.asarray(cv2.resize(inner, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8))
         scores = matvec(self.descriptors, d)  # cards x orientations
         per_card = scores.max(axis=1)
         order = np.argsort(-per_card)
@@ -171,27 +231,55 @@ class Gallery:
         # near-identical faces (D7, D7*, D7**): settle it where they differ
         close = [(int(i), int(np.argmax(scores[i]))) for i in order
                  if per_card[i] >= best - self.window]
-        query = _aligned(fine_view(card), self.fine[close[0]]).reshape(-1, 3)
-        for mine in close:
-            if all(self._beats(query, mine, other) for other in close if other != mine):
-                return Match(self.cards[mine[0]], best, second)
-        return Match(None, best, second)
+        fine = fine_view(card) if inner is None else _fine(inner)
+        ref = self._grey_reference(close[0])
+        shift = _shift(fine, ref)
+        # Most cards are clear once shifted into place: asking for a wider margin then
+        # leaves the affine fit (the costly part) to the rest.
+        found = self._winner(_warped(fine, shift[1]), close, self.quick_clear)
+        if found is None:
+            found = self._winner(_aligned(fine, ref, shift), close, self.min_clear)
+        return Match(None if found is None else self.cards[found], best, second)
 
-    def _beats(self, query: NDArray[np.float32], mine: tuple[int, int],
-               other: tuple[int, int]) -> bool:
-        """Whether the query is clearly ``mine`` rather than ``other`` where they differ."""
+    def _winner(self, query: NDArray[np.float32], close: list[tuple[int, int]],
+                clear: float) -> int | None:
+        """The one of the ``close`` references that the aligned fine ``query`` is clearly
+        (by ``clear``) rather than each other one, if any."""
+        distance: dict[tuple[int, int], NDArray[np.float32]] = {}
+
+        def to(ref: tuple[int, int]) -> NDArray[np.float32]:
+            """The query's per-pixel distance (summed over channels) to a reference."""
+            if ref not in distance:
+                diff = cv2.absdiff(query, self.fine[ref])
+                distance[ref] = np.asarray(cv2.transform(diff, _ONES), np.float32).ravel()
+            return distance[ref]
+
+        for mine in close:
+            if all(self._beats(to(mine), to(other), mine, other, clear)
+                   for other in close if other != mine):
+                return mine[0]
+        return None
+
+    def _grey_reference(self, ref: tuple[int, int]) -> NDArray[np.float32]:
+        if ref not in self._grey:
+            self._grey[ref] = _grey(self.fine[ref])
+        return self._grey[ref]
+
+    def _beats(self, to_mine: NDArray[np.float32], to_other: NDArray[np.float32],
+               mine: tuple[int, int], other: tuple[int, int], clear: float) -> bool:
+        """Whether the query (at per-pixel distances ``to_mine`` and ``to_other``) is clearly
+        ``mine`` rather than ``other`` where those two references differ: by ``clear``, a
+        fraction of the distance to ``other``."""
         key = (*mine, *other)
         if key not in self._differ:
             a, b = self.fine[mine].reshape(-1, 3), self.fine[other].reshape(-1, 3)
-            where = np.flatnonzero(np.abs(a - b).sum(axis=1) > 1.5)
-            self._differ[key] = (where, a[where], b[where])
-        where, a_px, b_px = self._differ[key]
+            self._differ[key] = np.flatnonzero(np.abs(a - b).sum(axis=1) > 1.5)
+        where = self._differ[key]
         if len(where) < 12:
             return False  # the references are the same picture
-        q = query[where]
-        da = float(np.abs(q - a_px).mean())
-        db = float(np.abs(q - b_px).mean())
-        return da < db and 1.0 - da / max(db, 1e-6) >= self.min_clear
+        da = float(to_mine[where].sum())
+        db = float(to_other[where].sum())
+        return da < db and 1.0 - da / max(db, 1e-6) >= clear
 
     # -- storage ------------------------------------------------------------
 

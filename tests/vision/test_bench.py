@@ -1,10 +1,13 @@
-"""The benchmark's scoring: it must count wrong cards and phantoms, not flatter us."""
+"""The benchmark's scoring: it must count wrong cards and phantoms, not flatter us, and say
+which time it reports."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from vision.bench import Tally
+from vision.bench import Tally, report, run
 from vision.pipeline import Detection
 from vision.render import Scene, TrueCard
 
@@ -24,11 +27,32 @@ def test_tally_counts_right_wrong_unknown_hidden_and_phantom_cards() -> None:
             Detection(None, _quad(900, 0).astype(np.float32), 0.1),  # mostly hidden
             Detection("KS", _quad(300, 400).astype(np.float32), 0.9)]  # phantom, named
     t = Tally()
-    t.add(scene, dets, 0.02)
+    t.add(scene, dets, 0.02, 0.015)
     assert (t.findable, t.found, t.right) == (3, 3, 1)
     assert (t.labelled, t.wrong, t.phantoms) == (3, 2, 1)
     row = t.row()
     assert row["recall"] == 1.0
     assert abs(row["accuracy"] - 1 / 3) < 1e-9
     assert abs(row["wrong"] - 2 / 3) < 1e-9
-    assert abs(row["ms"] - 20.0) < 1e-9
+    assert abs(row["wall_ms"] - 20.0) < 1e-9
+    assert abs(row["cpu_ms"] - 15.0) < 1e-9
+
+
+def test_the_report_names_cpu_and_wall_time_apart() -> None:
+    t = Tally()
+    scene = Scene(np.zeros((720, 1280, 3), np.uint8), (), np.eye(3))
+    t.add(scene, [], 0.040, 0.012)  # waited for a busy core: wall time is the larger
+    t.add(scene, [], 0.044, 0.014)
+    header, line = report([("star-plus", "empty", t)]).splitlines()
+    assert header.split()[-2:] == ["cpu-ms", "wall-ms"]
+    assert line.split()[-2:] == ["13.0", "42.0"]
+
+
+def test_the_run_times_each_frame_in_cpu_and_wall_time() -> None:
+    c0, t0 = time.process_time(), time.perf_counter()
+    [(_, _, tally)] = run(["star-plus"], ["empty"], 2, first_seed=1000)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    row = tally.row()
+    assert tally.frames == 2
+    assert 0 < row["cpu_ms"] * 2 / 1000 <= cpu  # inside what the whole run took
+    assert 0 < row["wall_ms"] * 2 / 1000 <= wall
