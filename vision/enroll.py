@@ -23,7 +23,14 @@ from numpy.typing import NDArray
 
 from vision.decks import ZODIAC
 from vision.detect import dewarp, find_cards, portrait, quad_iou
-from vision.enrolled import EnrollmentError, Gallery, describe, fine_view, valid_deck_name
+from vision.enrolled import (
+    EnrollmentError,
+    Gallery,
+    aligned,
+    describe,
+    fine_view,
+    valid_deck_name,
+)
 from vision.sources import FrameSource
 
 Image = NDArray[np.uint8]
@@ -45,30 +52,6 @@ SAME_CARD_IN: dict[str, float] = {"star-catcher": 2.2}
 closest cards (``D5**`` and ``D8**``, one digit apart) by 2.7."""
 
 
-def _aligned(query: NDArray[np.float32], ref: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``query`` warped onto ``ref`` (two dewarps of one card are off by a few pixels and
-    a degree or two): a phase-correlation shift, refined by an affine ECC fit."""
-    q = np.ascontiguousarray(query.mean(axis=2), np.float32)
-    r = np.ascontiguousarray(ref.mean(axis=2), np.float32)
-    (dx, dy), _ = cv2.phaseCorrelate(r, q)
-    if abs(dx) > 8 or abs(dy) > 8:
-        dx = dy = 0.0
-    warp = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
-    try:
-        _, found = cv2.findTransformECC(r, q, warp.copy(), cv2.MOTION_AFFINE, criteria,
-                                        None, 5)  # type: ignore[call-overload]
-        warp = np.asarray(found, np.float32)
-    except cv2.error:
-        pass  # no convergence: keep the shift
-    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 12:
-        return query  # implausible: two different cards, not one misaligned
-    h, w = query.shape[:2]
-    return np.asarray(cv2.warpAffine(query, warp, (w, h),
-                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE), np.float32)
-
-
 def face_difference(a: Image, b: Image) -> float:
     """How much the most different patch of two dewarped cards differs (either way up).
 
@@ -84,7 +67,7 @@ def face_difference(a: Image, b: Image) -> float:
     fb = np.asarray(fine_view(b), np.float32)
     best = float("inf")
     for ref in (fb, np.ascontiguousarray(fb[::-1, ::-1])):
-        diff = np.abs(_aligned(fa, ref) - ref).sum(axis=2)
+        diff = np.abs(aligned(fa, ref) - ref).sum(axis=2)
         patch = cv2.GaussianBlur(diff, (0, 0), 2.0)  # a patch, not one noisy pixel
         best = min(best, float(patch.max()))
     return best

@@ -136,7 +136,7 @@ def _warped(query: NDArray[np.float32], warp: NDArray[np.float32]) -> NDArray[np
                                      borderMode=cv2.BORDER_REPLICATE), np.float32)
 
 
-def _aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
+def aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
              shift: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
              ) -> NDArray[np.float32]:
     """``query`` warped onto ``ref`` (a fine view, or its grey): dewarps are off by a few
@@ -238,7 +238,7 @@ class Gallery:
         # leaves the affine fit (the costly part) to the rest.
         found = self._winner(_warped(fine, shift[1]), close, self.quick_clear)
         if found is None:
-            found = self._winner(_aligned(fine, ref, shift), close, self.min_clear)
+            found = self._winner(aligned(fine, ref, shift), close, self.min_clear)
         return Match(None if found is None else self.cards[found], best, second)
 
     def _winner(self, query: NDArray[np.float32], close: list[tuple[int, int]],

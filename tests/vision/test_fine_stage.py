@@ -34,13 +34,13 @@ def _off(card: str, scale: float, angle: float, dx: float, dy: float) -> np.ndar
 def fits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Counts the affine fits the identifier runs."""
     count = [0]
-    real = vision.enrolled._aligned
+    real = vision.enrolled.aligned
 
     def counted(*args: Any, **kwargs: Any) -> np.ndarray:
         count[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(vision.enrolled, "_aligned", counted)
+    monkeypatch.setattr(vision.enrolled, "aligned", counted)
     yield count
 
 
