@@ -12,6 +12,13 @@ are compared with templates taken from the *training* designs of the
 renderer (several fonts and suit shapes); the colour (red or black) limits
 the suit to two candidates. A reading is accepted only when its best class
 clearly beats the runner-up.
+
+Blur makes small glyphs alike, so the larger print in the card's centre helps:
+a number card's pips must be as many as its rank and their shape weighs in the
+suit (a linear discriminant, learned at many sizes and blurs, tells blurred
+spades from clubs where every template fits both); a court card's large panel
+letter confirms a faint corner rank (a small K blurs towards an 8; a large K
+does not).
 """
 
 from __future__ import annotations
@@ -30,8 +37,11 @@ from vision.render import TRAIN_DESIGNS, render_card
 Image = NDArray[np.uint8]
 Vector = NDArray[np.float32]
 
+COURTS = ("J", "Q", "K")
+
 RANK_SIZE = (20, 28)
 SUIT_SIZE = (24, 24)
+FIRM_INK = 0.6  # the ink level that parts a blurred rank from its suit
 CROP = (2, 2, 52, 100)  # x0, y0, x1, y1 of the index search area on a 200 x 280 card
 
 
@@ -51,6 +61,13 @@ class Thresholds:
     large_suit_score: float = 0.97  # the pips (or a court's panel suit) deciding alone
     large_suit_ratio: float = 3.0
     corner_tolerance: float = 0.005  # how much a corner may prefer the other suit then
+    pip_z: float = 0.3  # the pips' mean discriminant score (+-1 at the suits' means)
+    corner_z: float = 0.3  # how far the corners' mean score may lean the other way
+    discriminant_pip_score: float = 0.95  # for a discriminant to decide: the pips this close
+    discriminant_corner_score: float = 0.9  # to a suit template, and every corner suit this
+    panel_letter_score: float = 0.85  # a court's large panel letter, confirming a faint index
+    panel_letter_margin: float = 0.02  # over the other court letters (the corners tell
+    # the courts apart well; it is numbers they confuse them with)
 
 
 @dataclass(frozen=True)
@@ -91,8 +108,10 @@ def _feature(ink: NDArray[np.float32], box: tuple[int, int, int, int],
     return v / n if n > 1e-6 else v
 
 
-def read_corner(card: Image) -> Glyphs | None:
-    """The index glyphs at the top-left of a canonical (200 x 280 BGR) card, if any."""
+def read_corner(card: Image, ink_level: float = 0.45) -> Glyphs | None:
+    """The index glyphs at the top-left of a canonical (200 x 280 BGR) card, if any.
+
+    ``ink_level``: how dark (0 paper .. 1 darkest) a pixel must be to count as ink."""
     x0, y0, x1, y1 = CROP
     crop = card[y0:y1, x0:x1]
     gray8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -101,7 +120,7 @@ def read_corner(card: Image) -> Glyphs | None:
     if paper - dark < 45:
         return None
     ink = np.clip((paper - gray) / (paper - dark), 0, 1).astype(np.float32)
-    mask = (ink > 0.45).astype(np.uint8)
+    mask = (ink > ink_level).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ch, cw = mask.shape
     comps = []
@@ -148,33 +167,64 @@ def read_corner(card: Image) -> Glyphs | None:
 
 
 PIP_AREA = (36, 36, 164, 244)  # x0, y0, x1, y1 of the pip field on a 200 x 280 card
+Box = tuple[int, int, int, int]
 
 
-def read_pips(card: Image) -> list[Vector]:
-    """Suit feature vectors of the pips in the card's centre (number cards and aces)."""
+@dataclass(frozen=True)
+class Field:
+    """The ink of a card's centre (its pip field) and the shapes found in it."""
+
+    ink: NDArray[np.float32]
+    boxes: tuple[tuple[int, Box], ...]  # (area, (x, y, w, h)) of each whole shape
+
+
+def read_field(card: Image) -> Field | None:
+    """The ink shapes in the centre of a canonical card: pips, or a court's panel
+    letter and suit (``None`` when the centre has no contrast at all)."""
     x0, y0, x1, y1 = PIP_AREA
     crop = card[y0:y1, x0:x1]
     gray8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
     paper, dark = _percentiles(gray8, (90, 1))
     gray = gray8.astype(np.float32)
     if paper - dark < 45:
-        return []
+        return None
     ink = np.clip((paper - gray) / (paper - dark), 0, 1).astype(np.float32)
     mask = (ink > 0.45).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ch, cw = mask.shape
-    pips = []
+    boxes = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < 60 or h < 12 or x <= 0 or y <= 0 or x + w >= cw or y + h >= ch:
             continue
-        if not 0.55 <= w / h <= 1.5:
-            continue
-        pips.append((area, _feature(ink, (x, y, w, h), SUIT_SIZE), w / h))
+        boxes.append((area, (x, y, w, h)))
+    return Field(ink, tuple(boxes))
+
+
+def read_pips(card: Image) -> list[Vector]:
+    """Suit feature vectors of the pips in the card's centre (number cards and aces)."""
+    return pips_of(read_field(card))
+
+
+def pips_of(field: Field | None) -> list[Vector]:
+    """Suit feature vectors of the pips among a pip field's shapes (alike in size)."""
+    if field is None:
+        return []
+    pips = [(area, box) for area, box in field.boxes if 0.45 <= box[2] / box[3] <= 1.5]
     if not pips:
         return []
-    median = float(np.median([a for a, _, _ in pips]))
-    return [v for a, v, _ in pips if 0.6 * median <= a <= 1.6 * median]
+    median = float(np.median([a for a, _ in pips]))
+    return [_feature(field.ink, box, SUIT_SIZE) for a, box in pips
+            if 0.6 * median <= a <= 1.6 * median]
+
+
+def read_letters(field: Field | None) -> list[tuple[Vector, float, Box]]:
+    """Rank-like features (vector, aspect, box) of the tall shapes in a card's centre:
+    a court card prints its rank large there, where blur cannot hide it."""
+    if field is None:
+        return []
+    return [(_feature(field.ink, box, RANK_SIZE), box[2] / box[3], box)
+            for _, box in field.boxes if box[3] >= 40 and 0.3 <= box[2] / box[3] <= 1.3]
 
 
 @dataclass(frozen=True)
@@ -187,6 +237,9 @@ class Templates:
     suit_labels: tuple[str, ...]
     pip_vectors: NDArray[np.float32]
     pip_labels: tuple[str, ...]
+    letter_vectors: NDArray[np.float32]  # a court's large panel letter, both ways up
+    letter_aspects: NDArray[np.float32]
+    letter_labels: tuple[str, ...]
 
 
 def _training_views(face: Image) -> list[Image]:
@@ -214,6 +267,9 @@ def templates() -> Templates:
     sl: list[str] = []
     pv: list[Vector] = []
     pl: list[str] = []
+    lv: list[Vector] = []
+    la: list[float] = []
+    ll: list[str] = []
     for design in TRAIN_DESIGNS:
         for card in STANDARD:
             for view in _training_views(render_card("standard", card, design)):
@@ -231,9 +287,18 @@ def templates() -> Templates:
                         # pips print both ways up: the 180-degree turn is the reversed vector
                         pv.extend((v, v[::-1].copy()))
                         pl.extend((card[-1], card[-1]))
+                if card[:-1] in COURTS:
+                    letters = read_letters(read_field(view))
+                    if letters:
+                        # upright, the panel prints its letter above its suit
+                        v, aspect, _ = min(letters, key=lambda t: t[2][1])
+                        lv.extend((v, v[::-1].copy()))
+                        la.extend((aspect, aspect))
+                        ll.extend((card[:-1], card[:-1]))
     return Templates(np.array(rv), np.array(ra, np.float32), tuple(rl),
                      np.array(sv), np.array(sa, np.float32), tuple(sl),
-                     np.array(pv), tuple(pl))
+                     np.array(pv), tuple(pl),
+                     np.array(lv), np.array(la, np.float32), tuple(ll))
 
 
 def _per_label_max(scores: NDArray[np.float32], labels: tuple[str, ...],
@@ -252,6 +317,84 @@ def _label_index(labels: tuple[str, ...]) -> dict[str, NDArray[np.intp]]:
         arr = np.array(labels)
         _INDEX_CACHE[key] = {lab: np.flatnonzero(arr == lab) for lab in dict.fromkeys(labels)}
     return _INDEX_CACHE[key]
+
+
+def upright_pip(v: Vector, size: tuple[int, int] = SUIT_SIZE) -> Vector:
+    """A pip's feature turned so that its heavier half is on top: pips print both ways up,
+    and one fixed rule makes every pip of one suit face the same way.
+
+    >>> upright_pip(np.float32([0, 0, 0, 1]), (2, 2)).tolist()  # ink low: turned over
+    [1.0, 0.0, 0.0, 0.0]
+    """
+    w, h = size
+    patch = v.reshape(h, w)
+    return v if patch[:h // 2].sum() >= patch[h - h // 2:].sum() else v[::-1].copy()
+
+
+@dataclass(frozen=True)
+class Discriminant:
+    """A linear test between the two suits of one colour (spades or clubs, hearts or
+    diamonds), learned from the training designs at many sizes and blurs: where blur makes
+    both suits correlate alike with every template, the few pixels where they differ (a
+    spade's point, a club's round top lobe) still tell them apart. ``score`` is about +1
+    for ``first``, -1 for ``second``."""
+
+    first: str
+    second: str
+    weights: Vector
+    bias: float
+
+    def score(self, v: Vector) -> float:
+        return float(np.dot(self.weights, v)) - self.bias
+
+
+def _fit_discriminant(first: str, second: str, a: NDArray[np.float32],
+                      b: NDArray[np.float32], shrink: float = 1.0) -> Discriminant:
+    """Fisher's linear discriminant with a shrunk covariance (few samples, many pixels),
+    scaled so that the class means score +1 and -1."""
+    mu_a, mu_b = a.mean(axis=0), b.mean(axis=0)
+    centred = np.vstack([a - mu_a, b - mu_b]).astype(np.float64)
+    cov = centred.T @ centred / len(centred)
+    cov += shrink * np.trace(cov) / len(cov) * np.eye(len(cov))
+    w = np.linalg.solve(cov, (mu_a - mu_b).astype(np.float64))
+    sa, sb = float(np.mean(a @ w)), float(np.mean(b @ w))
+    half = (sa - sb) / 2
+    return Discriminant(first, second, (w / half).astype(np.float32), (sa + sb) / 2 / half)
+
+
+def _degraded_views(face: Image) -> list[Image]:
+    """A face as a camera sees it at several distances and blurs, canonical size."""
+    out = []
+    for width in (200, 90, 60):
+        small = cv2.resize(face, (width, round(width * 1.4)), interpolation=cv2.INTER_AREA)
+        for sigma in (0.0, 1.1):
+            view = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
+            out.append(np.asarray(cv2.resize(view, (CARD_W, CARD_H),
+                                             interpolation=cv2.INTER_LINEAR), np.uint8))
+    return out
+
+
+@lru_cache(maxsize=1)
+def discriminants() -> dict[str, tuple[Discriminant, Discriminant]]:
+    """Per colour (``"black"``, ``"red"``): the corner-suit and the pip discriminants
+    (built once, from number cards of the training designs)."""
+    corner: dict[str, list[Vector]] = {s: [] for s in "SCHD"}
+    pip: dict[str, list[Vector]] = {s: [] for s in "SCHD"}
+    for design in TRAIN_DESIGNS:
+        for card in STANDARD:
+            if card[:-1] in COURTS:
+                continue
+            for view in _degraded_views(render_card("standard", card, design)):
+                g = read_corner(view)
+                if g is not None:
+                    corner[card[-1]].append(g.suit)
+                pip[card[-1]].extend(upright_pip(v) for v in read_pips(view))
+    out: dict[str, tuple[Discriminant, Discriminant]] = {}
+    for colour, first, second in (("black", "S", "C"), ("red", "H", "D")):
+        out[colour] = (
+            _fit_discriminant(first, second, np.array(corner[first]), np.array(corner[second])),
+            _fit_discriminant(first, second, np.array(pip[first]), np.array(pip[second])))
+    return out
 
 
 @dataclass(frozen=True)
@@ -309,31 +452,112 @@ def _pip_count_rank(corners: list[dict[str, float]], pips: int, th: Thresholds) 
     return candidates[0] if len(candidates) == 1 else None
 
 
-def _court_suit(card: Image, allowed: frozenset[str]) -> dict[str, float] | None:
-    """Suit scores of the large suit printed in a court card's panel: the pip-like
-    component that looks most like a suit (the other is the panel's rank letter)."""
+def _panel_letter(field: Field | None, th: Thresholds) -> str | None:
+    """The court letter printed large in a card's centre, when one reads clearly (the
+    pips of a number card look nothing like a letter: they score below 0.3)."""
+    t = templates()
+    best = dict.fromkeys(COURTS, -1.0)
+    for v, aspect, _ in read_letters(field):
+        scores = matvec(t.letter_vectors, v) - 0.5 * np.abs(np.log(t.letter_aspects / aspect))
+        for letter, score in _per_label_max(scores, t.letter_labels).items():
+            best[letter] = max(best[letter], score)
+    (letter, score), (_, second) = sorted(best.items(), key=lambda kv: -kv[1])[:2]
+    if score >= th.panel_letter_score and score - second >= th.panel_letter_margin:
+        return letter
+    return None
+
+
+def _court_rank(corners: list[dict[str, float]], letter: str | None,
+                th: Thresholds) -> str | None:
+    """The court rank that the panel's large letter shows and every corner reads nearly
+    as well as its best and best of the courts (blur makes a small K look like an 8;
+    a large K does not)."""
+    if letter is None:
+        return None
+    corners = [c for c in corners if max(c.values()) >= th.rank_score] or corners
+    if all(c[letter] >= max(c.values()) - th.rank_margin
+           and c[letter] >= max(c[k] for k in COURTS) for c in corners):
+        return letter
+    return None
+
+
+def _court_suit(field: Field | None, allowed: frozenset[str],
+                ) -> tuple[dict[str, float] | None, Vector | None]:
+    """Suit scores and feature of the large suit printed in a court card's panel: the
+    pip-like component that looks most like a suit (the other is the panel's letter)."""
     t = templates()
     best: dict[str, float] | None = None
-    for v in read_pips(card):
+    shape: Vector | None = None
+    for v in pips_of(field):
         scores = _pip_evidence(t, v[None, :], allowed)
         if best is None or max(scores.values()) > max(best.values()):
-            best = scores
-    return best
+            best, shape = scores, v
+    return best, shape
+
+
+def _discriminant_suit(glyphs: list[Glyphs], pips: list[Vector], red: bool,
+                       large: dict[str, float] | None, th: Thresholds) -> str | None:
+    """The suit the pips' (or a court's panel suit's) discriminant clearly names and the
+    corners' does not deny.
+
+    Only for glyphs that are surely suits of this colour, blurred (every template fits them
+    closely): a discriminant names one of two suits for anything, a shape that is no suit
+    (another card's edge, a bad outline, a court's panel letter) included."""
+    t = templates()
+    allowed = frozenset({"H", "D"} if red else {"S", "C"})
+    if large is None or max(large.values()) < th.discriminant_pip_score or any(
+            max(_suit_scores(t.suit_vectors, t.suit_labels, g.suit, allowed).values())
+            < th.discriminant_corner_score for g in glyphs):
+        return None
+    by_corner, by_pip = discriminants()["red" if red else "black"]
+    pip_z = float(np.mean([by_pip.score(upright_pip(v)) for v in pips]))
+    corner_z = float(np.mean([by_corner.score(g.suit) for g in glyphs]))
+    if pip_z >= th.pip_z and corner_z >= -th.corner_z:
+        return by_pip.first
+    if pip_z <= -th.pip_z and corner_z <= th.corner_z:
+        return by_pip.second
+    return None
+
+
+def _read_index(card: Image) -> tuple[list[Image], list[Glyphs], bool]:
+    """The card's two 180-degree views and the index glyphs read in their top-left corners.
+
+    A blurred rank can run into its suit below: then a darker ink level parts them. When
+    neither view shows an index, the outline's long and short sides may have been taken
+    for each other (a card foreshortened by a tilted camera): the quarter-turned card,
+    stretched back to shape, is read instead (and ``True`` says so).
+    """
+    views: list[Image] = []
+    glyphs: list[Glyphs] = []
+    for turn in (False, True):
+        upright = _quarter_turn(card) if turn else card
+        views = [upright, np.asarray(cv2.flip(upright, -1), np.uint8)]
+        found = [read_corner(v) or read_corner(v, FIRM_INK) for v in views]
+        glyphs = [g for g in found if g is not None]
+        if glyphs:
+            return views, glyphs, turn
+    return views, glyphs, False
+
+
+def _quarter_turn(card: Image) -> Image:
+    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)
+    return np.asarray(cv2.resize(turned, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                      np.uint8)
 
 
 def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     The rank must read the same in every readable corner (or, for number cards,
-    the pip count must settle between ranks that read nearly alike); a number
-    card's pips must be as many as its rank says; the suit's colour comes from
-    the ink and its shape from the corner and centre pips (or a court card's
-    panel suit) together.
+    the pip count must settle between ranks that read nearly alike, and for court
+    cards the panel's large letter); a number card's pips must be as many as its
+    rank says; the suit's colour comes from the ink and its shape from the corner
+    and centre pips (or a court card's panel suit) together, and for number cards
+    the suit discriminant must not deny it.
     """
     th = th or Thresholds()
     t = templates()
-    views = [card, np.ascontiguousarray(card[::-1, ::-1])]
-    glyphs = [g for g in (read_corner(v) for v in views) if g is not None]
+    views, glyphs, turned = _read_index(card)
     if not glyphs:
         return Reading(None, 0.0)
     ranks = []
@@ -353,19 +577,29 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         readable.append(g)
         corner_scores.append(per_rank)
     glyphs = readable
-    if not glyphs:
+    if not glyphs or (turned and (len(glyphs) < 2 or weak or len({r for r, _ in ranks}) > 1)):
+        # a turned outline must show both corners, clear and alike: one could be another
+        # card's (an outline round two overlapping cards)
         return Reading(None, 0.0)
     if len({g.red for g in glyphs}) > 1:
         return Reading(None, 0.0)
     red = glyphs[0].red
     allowed = frozenset({"H", "D"} if red else {"S", "C"})
+    field = read_field(views[0])
+    letter: str | None = None
+    if weak or len({r for r, _ in ranks}) > 1 or ranks[0][0] in (*COURTS, "A", "2"):
+        # a number card's pips are no letter: only when a court is possible, or when its
+        # two "pips" (the panel letter and suit) could pass for a 2 or an ace
+        letter = _panel_letter(field, th)
     pips: list[Vector] | None = None
     rank = ranks[0][0]
     rank_score = min(s for _, s in ranks)
     if len({r for r, _ in ranks}) > 1 or weak:
-        # corners that disagree or read faintly: only the pip count can settle it
-        pips = read_pips(views[0])
-        settled = _pip_count_rank(corner_scores, len(pips), th)
+        # corners that disagree or read faintly: only the pip count, or a court's large
+        # panel letter, can settle it
+        pips = pips_of(field)
+        settled = _pip_count_rank(corner_scores, len(pips), th) if letter is None else None
+        settled = settled or _court_rank(corner_scores, letter, th)
         if settled is None:
             if len({r for r, _ in ranks}) > 1:
                 return Reading(None, 0.0)
@@ -377,10 +611,13 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     corners = [_suit_scores(t.suit_vectors, t.suit_labels, g.suit, allowed) for g in glyphs]
     evidence: list[dict[str, float]] = list(corners)
     large: dict[str, float] | None = None  # the pips' or the court panel's suit
-    if rank in ("J", "Q", "K"):
-        if weak:
-            return Reading(None, 0.0)  # a faint court index has no pips to confirm it
-        panel = _court_suit(views[0], allowed)
+    if rank in COURTS:
+        if weak or letter not in (None, rank):
+            # a faint court index with no panel letter to confirm it, or a panel letter
+            # that says another court
+            return Reading(None, 0.0)
+        panel, panel_shape = _court_suit(field, allowed)
+        shapes = [] if panel_shape is None else [panel_shape]
         # a panel suit washed out by glare can look like the panel's letter: only a clear
         # one counts
         if panel is not None and max(panel.values()) >= th.large_suit_score:
@@ -392,12 +629,13 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         # lets a faint but consistent index through), and their shape weighs as much as
         # both corner suits together, being larger
         if pips is None:
-            pips = read_pips(views[0])
+            pips = pips_of(field)
         expected = 1 if rank == "A" else int(rank)
-        if len(pips) != expected:
+        if len(pips) != expected or letter is not None:
             return Reading(None, 0.0)  # pips hidden, or the rank was misread
         large = _pip_evidence(t, np.array(pips, np.float32), allowed)
         evidence += [large] * len(glyphs)
+        panel, shapes = large, pips
     if large is not None:
         from_corners = {s: float(np.mean([c[s] for c in corners])) for s in allowed}
         (cb, cs), (_, cs2) = sorted(from_corners.items(), key=lambda kv: -kv[1])
@@ -418,6 +656,14 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
                 and ld_second >= th.large_suit_ratio * max(ld_best, 1e-3)
                 and all(c[lb] >= max(c.values()) - th.corner_tolerance for c in corners)):
             best, bs, clear = lb, ls, True
+    if shapes:
+        # the discriminants see where blurred spades and clubs still differ; they must not
+        # contradict a reading, and can settle one the templates leave open
+        verdict = _discriminant_suit(glyphs, shapes, red, panel, th)
+        if clear and verdict not in (None, best):
+            return Reading(None, 0.0)
+        if not clear and verdict is not None:
+            best, bs, clear = verdict, combined[verdict], True
     if bs < th.suit_score or not clear:
         return Reading(None, 0.0)
     card_id = rank + best

@@ -165,3 +165,73 @@ def test_a_dark_card_on_a_light_table_is_read_inside_its_halo(
         assert quad_iou(best.quad, truth.quad) > 0.85
     for d in detections:
         assert d.card in (None, max(scene.cards, key=lambda t: quad_iou(d.quad, t.quad)).card)
+
+
+def _as_seen(face: np.ndarray, width: int, sigma: float, seed: int = 0,
+             jpeg: int | None = None) -> np.ndarray:
+    """A face as a camera sees it ``width`` pixels wide: blurred, and with ``jpeg`` also
+    noisy and compressed; back at the canonical size."""
+    small = cv2.resize(face, (width, round(width * 1.4)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma)
+    if jpeg is not None:
+        noise = np.random.default_rng(seed).normal(0, 4, small.shape)
+        small = np.clip(small + noise, 0, 255).astype(np.uint8)
+        _ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.resize(small, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                      np.uint8)
+
+
+def test_blurred_spades_and_clubs_are_told_apart_by_their_pips() -> None:
+    # small blurred black suits correlate alike with every template; the pips' discriminant
+    # still sees the spade's point and the club's round lobe
+    right = wrong = total = 0
+    for design in range(5):
+        for i, card in enumerate(r + s for r in ("2", "3", "5", "7", "9", "10") for s in "SC"):
+            got = identify_standard(_as_seen(render_card("standard", card, design), 60, 0.8,
+                                             seed=i, jpeg=55)).card
+            total += 1
+            right += got == card
+            wrong += got is not None and got != card
+    assert wrong == 0
+    assert right >= total - 3
+
+
+@pytest.mark.parametrize("design", TEST_DESIGNS)
+def test_a_faint_court_index_is_confirmed_by_the_panel_letter(design: int) -> None:
+    # a blurred corner K reads nearly as well as an 8; the panel's large K does not
+    right = wrong = 0
+    for card in (r + s for r in "JQK" for s in "SHDC"):
+        for width, sigma in ((80, 1.2), (70, 1.0)):
+            got = identify_standard(_as_seen(render_card("standard", card, design), width,
+                                             sigma)).card
+            right += got == card
+            wrong += got is not None and got != card
+    assert wrong == 0
+    assert right >= 22  # of 24
+
+
+def _quarter_turned(face: np.ndarray, hide_second_index: bool = False) -> np.ndarray:
+    """The dewarp of an outline whose long and short sides were taken for each other."""
+    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    if hide_second_index:
+        card[190:, 150:] = card[CARD_H // 2, 10]  # paper over the bottom-right index only
+    return np.asarray(cv2.resize(cv2.rotate(card, cv2.ROTATE_90_COUNTERCLOCKWISE),
+                                 (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+@pytest.mark.parametrize("card", ["4D", "7S", "QH", "10C", "AS"])
+def test_a_card_dewarped_a_quarter_turn_off_is_read(card: str) -> None:
+    for design in TEST_DESIGNS:
+        view = _quarter_turned(render_card("standard", card, design))
+        assert identify_standard(view).card == card
+
+
+def test_a_quarter_turned_card_needs_both_corners() -> None:
+    # one corner could be another card's, seen through an outline round two cards
+    for design in TEST_DESIGNS:
+        face = render_card("standard", "4D", design)
+        upright = _canonical(face).copy()
+        upright[190:, 150:] = upright[CARD_H // 2, 10]
+        assert identify_standard(upright).card == "4D"  # upright, one clear index will do
+        assert identify_standard(_quarter_turned(face, hide_second_index=True)).card is None
