@@ -397,6 +397,13 @@ def discriminants() -> dict[str, tuple[Discriminant, Discriminant]]:
     return out
 
 
+def prepare() -> None:
+    """Build the templates and the suit discriminants now (1-2 s of CPU on x86, several on
+    a Pi) rather than while the first card waits to be read."""
+    templates()
+    discriminants()
+
+
 @dataclass(frozen=True)
 class Reading:
     card: str | None

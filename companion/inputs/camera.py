@@ -75,6 +75,7 @@ from companion.config import CameraSection
 from companion.games.errors import TableEventError
 from companion.games.match import Match
 from companion.service.session import SessionError
+from vision import standard as standard_deck
 from vision.adapters import (
     CollectorAdapter,
     HarryAdapter,
@@ -593,6 +594,10 @@ class _Worker:
 
     def start(self) -> None:
         self._thread.start()
+        # The standard deck learns its templates from renders on first use: do it now, off
+        # the frame loop, so a Collector match's first cards are not held up by it.
+        threading.Thread(target=standard_deck.prepare, name="standard-deck-prepare",
+                         daemon=True).start()
 
     def stop(self) -> None:
         self._stop.set()
