@@ -595,9 +595,9 @@ class _Worker:
     def start(self) -> None:
         self._thread.start()
         # The standard deck learns its templates from renders on first use: do it now, off
-        # the frame loop, so a Collector match's first cards are not held up by it.
-        threading.Thread(target=standard_deck.prepare, name="standard-deck-prepare",
-                         daemon=True).start()
+        # the frame loop, so a Collector match's first cards are not held up by it. Not a
+        # daemon: one killed inside OpenCV at exit aborts the interpreter; exit waits instead.
+        threading.Thread(target=standard_deck.prepare, name="standard-deck-prepare").start()
 
     def stop(self) -> None:
         self._stop.set()
