@@ -62,6 +62,14 @@ def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     return p[(np.arange(4) + start) % 4]
 
 
+def _fit_line(pts: NDArray[np.float32]) -> tuple[float, float, float, float]:
+    """Direction and a point of the line through ``pts``, robust to a few points off it
+    (a notch, a neighbour's edge). A plain least-squares fit with the far points
+    dropped is cheaper but reads small cards measurably worse."""
+    vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+    return vx, vy, x0, y0
+
+
 def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
     """Fit a line to each side's contour points and intersect neighbours.
 
@@ -75,28 +83,29 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
     if length.min() < 4:
         return approx
     # all four sides at once: position along each side, and distance from it
-    rel = pts[None, :, :] - a[:, None, :]  # sides x points x 2
-    t = (rel * ab[:, None, :]).sum(axis=2) / (length * length)[:, None]
-    dist = np.abs(rel[:, :, 0] * ab[:, None, 1] - rel[:, :, 1] * ab[:, None, 0]) / length[:, None]
+    unit = ab / length[:, None]
+    rel_x = pts[None, :, 0] - a[:, 0, None]  # sides x points
+    rel_y = pts[None, :, 1] - a[:, 1, None]
+    t = (rel_x * unit[:, 0, None] + rel_y * unit[:, 1, None]) / length[:, None]
+    dist = np.abs(rel_x * unit[:, 1, None] - rel_y * unit[:, 0, None])
     near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(3.0, 0.04 * length)[:, None])
     lines = []
     for i in range(4):
         sel = pts[near[i]]
         if len(sel) < 5:
             return approx
-        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((vx, vy, x0, y0))
-    out = np.empty((4, 2), np.float32)
+        lines.append(_fit_line(sel))
+    corners = []
     for i in range(4):
         vx1, vy1, x1, y1 = lines[i - 1]
         vx2, vy2, x2, y2 = lines[i]
-        det = vx1 * (-vy2) - vy1 * (-vx2)
+        det = vx2 * vy1 - vx1 * vy2
         if abs(det) < 1e-6:
             return approx
         s = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
-        out[i] = (x1 + s * vx1, y1 + s * vy1)
-    if np.max(np.linalg.norm(out - approx, axis=1)) > 0.2 * math.sqrt(
-            cv2.contourArea(approx)):
+        corners.append((x1 + s * vx1, y1 + s * vy1))
+    out = np.array(corners, np.float32)
+    if float(np.hypot(*(out - a).T).max()) > 0.2 * math.sqrt(cv2.contourArea(a)):
         return approx
     return out
 
@@ -186,14 +195,27 @@ def _contains(big: Quad, point: NDArray[np.floating]) -> bool:
     return cv2.pointPolygonTest(big, (float(point[0]), float(point[1])), False) >= 0
 
 
+EDGE_LOW, EDGE_HIGH = 0.25, 0.65
+"""Canny's hysteresis thresholds as fractions of the image's median brightness."""
+
+
+def _median(gray: Image) -> float:
+    """The median brightness, from every 4th row and column (it sets the edge thresholds).
+
+    >>> _median(np.full((8, 8), 90, np.uint8))
+    90.0
+    """
+    hist = np.cumsum(np.bincount(gray[::4, ::4].ravel(), minlength=256))
+    return float(np.searchsorted(hist, hist[-1] / 2))
+
+
 def _candidate_masks(gray: Image) -> list[Image]:
     # no contrast equalisation (CLAHE): it cost a tenth of the frame and lifted the table's
     # texture as much as the cards' edges; lower edge thresholds find faint outlines instead
     smooth = cv2.GaussianBlur(gray, (5, 5), 0)
-    # the median brightness sets the edge thresholds; every 4th row and column tells it
-    hist = np.cumsum(np.bincount(smooth[::4, ::4].ravel(), minlength=256))
-    med = float(np.searchsorted(hist, hist[-1] / 2))
-    edges = cv2.Canny(smooth, max(8.0, 0.25 * med), max(24.0, 0.65 * med), L2gradient=True)
+    med = _median(np.asarray(smooth, np.uint8))
+    edges = cv2.Canny(smooth, max(8.0, EDGE_LOW * med), max(24.0, EDGE_HIGH * med),
+                      L2gradient=True)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     bright = cv2.adaptiveThreshold(smooth, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                    cv2.THRESH_BINARY, 51, -6)
@@ -293,16 +315,77 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     return out
 
 
+PANEL_MARGIN = 0.025
+"""Least border round a printed panel, as a fraction of the card's side."""
+
+PANEL_SKEW = 0.1
+"""Most a panel's sides may lean against the card's, as a fraction of the card's side."""
+
+_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
+def cards_round_panel(image: Image, panel: NDArray[np.floating],
+                      settings: DetectorSettings | None = None) -> list[Quad]:
+    """Card outlines round ``panel`` (a quad that may be a panel printed on a card),
+    found by a second, more sensitive look at the edges just round it.
+
+    On a light table a light card's sides without a drop shadow can be too faint for
+    the edge thresholds of the whole frame, which then finds only a panel printed on
+    the card. Lower thresholds everywhere would merge small cards with their shadows,
+    so only this neighbourhood is looked at again (by a caller that could not read
+    the panel as a card).
+    """
+    settings = settings or DetectorSettings()
+    h, w = image.shape[:2]
+    inner = np.asarray(panel, np.float32)
+    centre = inner.mean(axis=0)
+    reach = centre + (inner - centre) * 1.8
+    x0, y0 = np.maximum(np.floor(reach.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(reach.max(axis=0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    roi = image[y0:y1, x0:x1]
+    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
+    edges = cv2.Canny(smooth, max(8.0, SECOND_LOOK_LOW * med), max(24.0, EDGE_HIGH * med),
+                      L2gradient=True)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    found = []
+    shortest = cv2.arcLength(inner, True)  # a card round the panel goes further round
+    for c in contours:
+        if len(c) < shortest:
+            continue
+        contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
+        q = quad_from_contour(contour, settings, float(h * w), refine=False)
+        if q is not None and _panel_of(inner, q):
+            found.append((cv2.contourArea(q), _refined(contour, q)))
+    found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
+    return [q for _, q in found]
+
+
+SECOND_LOOK_LOW = 0.15
+"""Canny's lower threshold (of the median brightness) when looking again round a panel."""
+
+
 def _panel_of(inner: Quad, outer: Quad) -> bool:
-    """Whether ``inner`` is a panel printed on the card ``outer``: wholly inside it,
-    centred in it and most of its size (a card beside another is off-centre)."""
+    """Whether ``inner`` is a panel printed on the card ``outer``: most of its size,
+    inside it with a border on every side and square to it, seen in the card's own
+    perspective. A card inside the outline of a blob of cards touches the blob's
+    outline or lies askew in it; a panel need not be centred (Can't Catch Harry's
+    leaves room for a name below it)."""
     area_in, area_out = cv2.contourArea(inner), cv2.contourArea(outer)
     if area_out <= 0 or not 0.45 <= area_in / area_out <= 0.92:
         return False
-    if not all(_contains(outer, p) for p in inner):
+    to_card = cv2.getPerspectiveTransform(np.asarray(outer, np.float32), _UNIT_SQUARE)
+    uv = _align(cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_card)[0],
+                _UNIT_SQUARE)
+    if not np.all((uv >= PANEL_MARGIN) & (uv <= 1 - PANEL_MARGIN)):
         return False
-    offset = float(np.linalg.norm(inner.mean(axis=0) - outer.mean(axis=0)))
-    return offset <= 0.08 * math.sqrt(area_out)
+    # top and bottom sides level (v), left and right sides upright (u)
+    lean = np.abs(uv - np.roll(uv, -1, axis=0))[[0, 1, 2, 3], [1, 0, 1, 0]]
+    return bool(lean.max() <= PANEL_SKEW)
 
 
 def _refined(contour: NDArray[np.int32], quad: Quad) -> Quad:

@@ -13,6 +13,7 @@ from vision.detect import (
     CARD_H,
     CARD_W,
     DetectorSettings,
+    cards_round_panel,
     dewarp,
     find_cards_with_alternates,
     portrait,
@@ -94,6 +95,15 @@ class Recognizer:
                     if again is not None:
                         q, card, score = a, again, again_score
                         break
+            if card is None and self.gallery is not None:
+                # a panel printed on a card whose faint sides the frame's edges missed:
+                # the largest card outline round it
+                around = cards_round_panel(image, q, self.settings)
+                if around:
+                    a = portrait(around[0])
+                    again, again_score = self.identify(dewarp(image, a))
+                    if again is not None:
+                        q, card, score = a, again, again_score
             if card is None and self.gallery is not None:
                 for border in BORDER_GUESSES:
                     bigger = grown(q, border)

@@ -5,7 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import dewarp, find_cards, order_clockwise, portrait, quad_iou
+from vision.detect import (
+    _panel_of,
+    cards_round_panel,
+    dewarp,
+    find_cards,
+    order_clockwise,
+    portrait,
+    quad_iou,
+)
+from vision.enrolled import Gallery
+from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, render_scene, with_deck
 
 
@@ -81,3 +91,53 @@ def test_cards_hard_to_outline_under_tilt_are_found(deck: str, seed: int, card: 
     scene = render_scene(with_deck(CONDITIONS["tilt35"], deck), seed)
     truth = next(t for t in scene.cards if t.card == card)
     assert any(quad_iou(q, truth.quad) > 0.8 for q in find_cards(scene.image))
+
+
+@pytest.mark.parametrize(("seed", "card"), [(1033, "lamp"), (1039, "fox"), (1044, "harry")])
+def test_a_card_round_an_off_centre_panel_wins_over_the_panel(seed: int, card: str) -> None:
+    # Can't Catch Harry's picture panel leaves room for the name below it: it is not
+    # centred on the card, yet it is the card round it that must be found
+    scene = render_scene(with_deck(CONDITIONS["lighting"], "cant-catch-harry"), seed)
+    truth = next(t for t in scene.cards if t.card == card)
+    quads = find_cards(scene.image)
+    assert max(quad_iou(q, truth.quad) for q in quads) > 0.9
+
+
+def test_a_card_inside_the_outline_of_overlapping_cards_is_not_taken_for_a_panel() -> None:
+    scene = render_scene(with_deck(CONDITIONS["overlap"], "cant-catch-harry"), 1003)
+    truth = next(t for t in scene.cards if t.card == "twin")
+    assert max(quad_iou(q, truth.quad) for q in find_cards(scene.image)) > 0.8
+
+
+def test_a_panel_is_square_to_its_card_with_a_border_on_every_side() -> None:
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    panel = np.float32([[10, 16], [90, 16], [90, 100], [10, 100]])  # room for a name below
+    assert _panel_of(panel, card)
+    assert _panel_of(np.roll(panel, 1, axis=0), np.roll(card, 2, axis=0))  # any corner order
+    blob = np.float32([[0, 0], [100, 0], [100, 200], [0, 200]])  # two cards in one outline
+    assert not _panel_of(card, blob)  # the top card touches the blob's outline
+    askew = np.float32([[20, 5], [95, 20], [80, 95], [5, 80]])  # a card lying across a blob
+    assert not _panel_of(askew, np.float32([[0, 0], [100, 0], [100, 100], [0, 100]]))
+
+
+@pytest.mark.parametrize(("seed", "card"), [(1086, "lamp"), (1171, "furry")])
+def test_a_card_whose_faint_sides_hid_it_is_found_round_its_panel(
+        seed: int, card: str, galleries: dict[str, Gallery]) -> None:
+    # a light card on a light table: only its printed panel is outlined in the frame;
+    # a second look round the panel, and only there, finds the card's faint sides
+    scene = render_scene(with_deck(CONDITIONS["lighting"], "cant-catch-harry"), seed)
+    truth = next(t for t in scene.cards if t.card == card)
+    panel = max(find_cards(scene.image), key=lambda q: quad_iou(q, truth.quad))
+    assert quad_iou(panel, truth.quad) < 0.6
+    assert max(quad_iou(q, truth.quad) for q in cards_round_panel(scene.image, panel)) > 0.9
+    seen = Recognizer(galleries["cant-catch-harry"]).detect(scene.image)
+    best = max(seen, key=lambda d: quad_iou(d.quad, truth.quad))
+    assert best.card == card
+    assert quad_iou(best.quad, truth.quad) > 0.9
+
+
+def test_no_card_is_found_round_a_lone_quad_on_a_bare_table() -> None:
+    scene = render_scene(with_deck(CONDITIONS["empty"], "standard"), 300)
+    square = np.float32([[600, 300], [680, 300], [680, 400], [600, 400]])
+    assert cards_round_panel(scene.image, square) == []
+    assert cards_round_panel(scene.image, square - 700) == []  # off the image
