@@ -19,7 +19,7 @@
     points: [],           // corners tapped so far, in frame pixels
     frame: null,          // [width, height] of the camera's frames
     corners: null,        // the last corners status
-    pending: null,        // what to do once signed in
+    waiting: [],          // changes waiting for the PIN (their resolvers)
   };
 
   function say(text, problem) {
@@ -47,15 +47,15 @@
     return {ok: response.ok, status: response.status, data};
   }
 
-  // A change: signed in, or ask for the PIN once and then do it.
+  // A change: signed in, or ask for the PIN once, then send it again and answer with
+  // that (so the caller carries on as if it had been signed in all along).
   async function change(method, path, body) {
     const answer = await api(method, path, body);
-    if (answer.status === 401) {
-      $("signin").hidden = false;
-      $("pin-input").focus();
-      state.pending = () => change(method, path, body);
-    }
-    return answer;
+    if (answer.status !== 401) return answer;
+    $("signin").hidden = false;
+    $("pin-input").focus();
+    await new Promise((resolve) => { state.waiting.push(resolve); });
+    return api(method, path, body);
   }
 
   $("pin-form").addEventListener("submit", async (event) => {
@@ -68,9 +68,7 @@
     localStorage.setItem("tc-token", state.token);
     $("signin").hidden = true;
     $("pin-message").textContent = "";
-    const next = state.pending;
-    state.pending = null;
-    if (next) next();
+    for (const resolve of state.waiting.splice(0)) resolve();
   });
 
   // -- the live view --------------------------------------------------------------------

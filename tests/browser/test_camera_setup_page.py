@@ -53,6 +53,7 @@ def test_teaching_cards_and_tapping_corners_on_a_phone(browser: Browser, tmp_pat
             page.click("#pin-submit")
             expect(page.locator("#teach-prompt")).to_have_text("Lay 1 (Aquarius) alone in view")
             expect(page.locator("#teach-progress")).to_have_text("0 of 13")
+            expect(page.locator("#decks")).to_be_hidden()  # the choice is made
             table.sim.reset("star-plus", (), markers=False)
             for done, card in enumerate(("1", "2", "3"), start=1):
                 lay_alone(table, card)
