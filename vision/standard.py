@@ -18,7 +18,10 @@ a number card's pips must be as many as its rank and their shape weighs in the
 suit (a linear discriminant, learned at many sizes and blurs, tells blurred
 spades from clubs where every template fits both); a court card's large panel
 letter confirms a faint corner rank (a small K blurs towards an 8; a large K
-does not).
+does not). Every pip must look like a suit (a blurred court's panel letter beside
+its suit is no pair of pips), and pips that do can settle a rank that reads nearly
+like a court (a far-off 9 and Q). A corner that reads faintly at the usual ink
+level is re-read at a lighter and a darker one, and replaced only by a firm reading.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ COURTS = ("J", "Q", "K")
 RANK_SIZE = (20, 28)
 SUIT_SIZE = (24, 24)
 FIRM_INK = 0.6  # the ink level that parts a blurred rank from its suit
+INK_LEVELS = (0.3, FIRM_INK)  # to re-read a faint corner at (first read at 0.45)
 CROP = (2, 2, 52, 100)  # x0, y0, x1, y1 of the index search area on a 200 x 280 card
 
 
@@ -58,11 +62,13 @@ class Thresholds:
     suit_margin: float = 0.05
     suit_ratio: float = 2.0
     single_corner_score: float = 0.82  # only one corner readable (overlap, hand)
+    pip_shape_score: float = 0.6  # every pip of a number card this close to a suit
     large_suit_score: float = 0.97  # the pips (or a court's panel suit) deciding alone
     large_suit_ratio: float = 3.0
     corner_tolerance: float = 0.005  # how much a corner may prefer the other suit then
     pip_z: float = 0.3  # the pips' mean discriminant score (+-1 at the suits' means)
     corner_z: float = 0.3  # how far the corners' mean score may lean the other way
+    pips_alone_z: float = 0.5  # the pips' mean score for them to outweigh the corners'
     discriminant_pip_score: float = 0.95  # for a discriminant to decide: the pips this close
     discriminant_corner_score: float = 0.9  # to a suit template, and every corner suit this
     panel_letter_score: float = 0.85  # a court's large panel letter, confirming a faint index
@@ -431,10 +437,18 @@ def _pip_rows(suits: frozenset[str]) -> tuple[NDArray[np.float32], tuple[NDArray
 def _pip_evidence(t: Templates, pips: NDArray[np.float32],
                   allowed: frozenset[str]) -> dict[str, float]:
     """Per suit, the mean over the pips of the best template score (one matrix product)."""
+    return _pip_match(pips, allowed)[0]
+
+
+def _pip_match(pips: NDArray[np.float32], allowed: frozenset[str],
+               ) -> tuple[dict[str, float], float]:
+    """Per suit, the mean over the pips of the best template score; and the score of the
+    pip that looks least like any suit."""
     matrix, rows = _pip_rows(allowed)
     scores = np.stack([matvec(matrix, p) for p in pips], axis=1)  # templates x pips
-    return {s: float(scores[r].max(axis=0).mean())
-            for s, r in zip(sorted(allowed), rows, strict=True)}
+    return ({s: float(scores[r].max(axis=0).mean())
+             for s, r in zip(sorted(allowed), rows, strict=True)},
+            float(scores.max(axis=0).min()))
 
 
 def _rank_scores(g: Glyphs) -> dict[str, float]:
@@ -444,17 +458,21 @@ def _rank_scores(g: Glyphs) -> dict[str, float]:
     return _per_label_max(scores, t.rank_labels)
 
 
-def _pip_count_rank(corners: list[dict[str, float]], pips: int, th: Thresholds) -> str | None:
+def _pip_count_rank(corners: list[dict[str, float]], pips: int, th: Thresholds,
+                    suit_shaped: bool = False) -> str | None:
     """The one number rank that every corner reads nearly as well as its best and
-    that the pip count confirms (a blurred 5 and 8 look alike; five pips do not)."""
+    that the pip count confirms (a blurred 5 and 8 look alike; five pips do not).
+    ``suit_shaped``: every pip looks like a suit (no court's panel letter among them)."""
     # a faint corner (shaded, clipped) does not veto what a clear one and the pips agree on
     corners = [c for c in corners if max(c.values()) >= th.rank_score] or corners
     near = {r for c in corners for r, v in c.items() if v >= max(c.values()) - th.rank_margin}
-    if near & {"J", "Q", "K"}:
-        return None  # a court card's panel letter and suit count as two "pips"
-    candidates = [r for r in corners[0]
-                  if all(c[r] >= max(th.rank_score, max(c.values()) - th.rank_margin)
-                         for c in corners)
+    if near & {"J", "Q", "K"} and (pips < 4 or not suit_shaped):
+        # a court card's panel letter and suit count as two "pips"; four or more shapes,
+        # each a suit, are no court (a blurred Q and 9 look alike; nine pips do not)
+        return None
+    candidates = [r for r in corners[0] if r not in COURTS
+                  and all(c[r] >= max(th.rank_score, max(c.values()) - th.rank_margin)
+                          for c in corners)
                   and (1 if r == "A" else int(r)) == pips]
     return candidates[0] if len(candidates) == 1 else None
 
@@ -503,9 +521,10 @@ def _court_suit(field: Field | None, allowed: frozenset[str],
 
 
 def _discriminant_suit(glyphs: list[Glyphs], pips: list[Vector], red: bool,
-                       large: dict[str, float] | None, th: Thresholds) -> str | None:
+                       large: dict[str, float] | None, th: Thresholds,
+                       ) -> tuple[str | None, str | None]:
     """The suit the pips' (or a court's panel suit's) discriminant clearly names and the
-    corners' does not deny.
+    corners' does not deny; and the suit the pips' discriminant leans to, denied or not.
 
     Only for glyphs that are surely suits of this colour, blurred (every template fits them
     closely): a discriminant names one of two suits for anything, a shape that is no suit
@@ -515,19 +534,25 @@ def _discriminant_suit(glyphs: list[Glyphs], pips: list[Vector], red: bool,
     if large is None or max(large.values()) < th.discriminant_pip_score or any(
             max(_suit_scores(t.suit_vectors, t.suit_labels, g.suit, allowed).values())
             < th.discriminant_corner_score for g in glyphs):
-        return None
+        return None, None
     by_corner, by_pip = discriminants()["red" if red else "black"]
     pip_z = float(np.mean([by_pip.score(upright_pip(v)) for v in pips]))
     corner_z = float(np.mean([by_corner.score(g.suit) for g in glyphs]))
-    if pip_z >= th.pip_z and corner_z >= -th.corner_z:
-        return by_pip.first
-    if pip_z <= -th.pip_z and corner_z <= th.corner_z:
-        return by_pip.second
-    return None
+    named = by_pip.first if pip_z > 0 else by_pip.second
+    leaning = named if abs(pip_z) >= th.pip_z else None
+    if (len(glyphs) == 2 and len(pips) >= 2 and abs(pip_z) >= th.pips_alone_z
+            and max(large, key=lambda k: large[k]) == named):
+        # several pips, templates and discriminant naming the same suit, outweigh small
+        # corner suits, whose discriminant is noise once a card is far off (a few pixels)
+        return named, leaning
+    if leaning is not None and (abs(corner_z) <= th.corner_z or (pip_z > 0) == (corner_z > 0)):
+        return leaning, leaning  # the corners do not deny it
+    return None, leaning
 
 
-def _read_index(card: Image) -> tuple[list[Image], list[Glyphs], bool]:
-    """The card's two 180-degree views and the index glyphs read in their top-left corners.
+def _read_index(card: Image) -> tuple[list[Image], list[tuple[Image, Glyphs]], bool]:
+    """The card's two 180-degree views and the index glyphs read in their top-left corners
+    (each with the view it was read in).
 
     A blurred rank can run into its suit below: then a darker ink level parts them. When
     neither view shows an index, the outline's long and short sides may have been taken
@@ -535,15 +560,49 @@ def _read_index(card: Image) -> tuple[list[Image], list[Glyphs], bool]:
     stretched back to shape, is read instead (and ``True`` says so).
     """
     views: list[Image] = []
-    glyphs: list[Glyphs] = []
+    glyphs: list[tuple[Image, Glyphs]] = []
     for turn in (False, True):
         upright = _quarter_turn(card) if turn else card
         views = [upright, np.asarray(cv2.flip(upright, -1), np.uint8)]
-        found = [read_corner(v) or read_corner(v, FIRM_INK) for v in views]
-        glyphs = [g for g in found if g is not None]
+        found = [(v, read_corner(v) or read_corner(v, FIRM_INK)) for v in views]
+        glyphs = [(v, g) for v, g in found if g is not None]
         if glyphs:
             return views, glyphs, turn
     return views, glyphs, False
+
+
+def _rank_reading(g: Glyphs, th: Thresholds) -> tuple[dict[str, float], bool]:
+    """A corner's score per rank, and whether its best rank is clear and firm."""
+    per_rank = _rank_scores(g)
+    (_, rs), (_, runner_up) = sorted(per_rank.items(), key=lambda kv: -kv[1])[:2]
+    rm = rs - runner_up
+    clear = rm >= th.rank_margin or (
+        rs >= th.rank_ratio_score and (1 - rs + rm) >= th.rank_ratio * (1 - rs))
+    return per_rank, clear and rs >= th.rank_score
+
+
+def _best_corner(view: Image, g: Glyphs, th: Thresholds,
+                 ) -> tuple[Glyphs, dict[str, float], bool]:
+    """A corner's glyphs as read most clearly: a small or blurred index that is faint at
+    the usual ink level (its rank run into its suit, or broken in two) often reads clearly
+    at a lighter or darker one. Only the corner's own glyphs are re-read: what it then
+    says must still agree with the other corner and the pips."""
+    per_rank, firm = _rank_reading(g, th)
+    if max(per_rank.values()) >= th.rank_score:
+        # a rank that matches well but not clearly is blur making two ranks alike (K and 8),
+        # not a bad ink level: another level only picks one of them at random
+        return g, per_rank, firm
+    # only a firm reading replaces the first: faint ones at several levels would just give
+    # the likeliest wrong rank more chances
+    best: tuple[Glyphs, dict[str, float], bool] | None = None
+    for level in INK_LEVELS:
+        other = read_corner(view, level)
+        if other is None:
+            continue
+        scores, other_firm = _rank_reading(other, th)
+        if other_firm and (best is None or max(scores.values()) > max(best[1].values())):
+            best = (other, scores, other_firm)
+    return best or (g, per_rank, firm)
 
 
 def _quarter_turn(card: Image) -> Image:
@@ -564,22 +623,19 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     """
     th = th or Thresholds()
     t = templates()
-    views, glyphs, turned = _read_index(card)
-    if not glyphs:
+    views, found, turned = _read_index(card)
+    if not found:
         return Reading(None, 0.0)
     ranks = []
     weak = False
-    readable = []
+    readable: list[Glyphs] = []
     corner_scores = []
-    for g in glyphs:
-        per_rank = _rank_scores(g)
-        (rank, rs), (_, runner_up) = sorted(per_rank.items(), key=lambda kv: -kv[1])[:2]
-        rm = rs - runner_up
+    for view, first in found:
+        g, per_rank, firm = _best_corner(view, first, th)
+        rank, rs = max(per_rank.items(), key=lambda kv: kv[1])
         if rs < th.weak_rank_score:
             continue  # like no glyph at all (a clipped or shaded corner): the other decides
-        clear = rm >= th.rank_margin or (
-            rs >= th.rank_ratio_score and (1 - rs + rm) >= th.rank_ratio * (1 - rs))
-        weak = weak or rs < th.rank_score or not clear
+        weak = weak or not firm
         ranks.append((rank, rs))
         readable.append(g)
         corner_scores.append(per_rank)
@@ -605,7 +661,10 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         # corners that disagree or read faintly: only the pip count, or a court's large
         # panel letter, can settle it
         pips = pips_of(field)
-        settled = _pip_count_rank(corner_scores, len(pips), th) if letter is None else None
+        suit_shaped = bool(pips) and _pip_match(np.array(pips, np.float32),
+                                                allowed)[1] >= th.pip_shape_score
+        settled = (_pip_count_rank(corner_scores, len(pips), th, suit_shaped)
+                   if letter is None else None)
         settled = settled or _court_rank(corner_scores, letter, th)
         if settled is None:
             if len({r for r, _ in ranks}) > 1:
@@ -640,7 +699,11 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         expected = 1 if rank == "A" else int(rank)
         if len(pips) != expected or letter is not None:
             return Reading(None, 0.0)  # pips hidden, or the rank was misread
-        large = _pip_evidence(t, np.array(pips, np.float32), allowed)
+        large, least = _pip_match(np.array(pips, np.float32), allowed)
+        if least < th.pip_shape_score:
+            # a "pip" that is no suit: a blurred court's panel letter beside its suit reads
+            # as two pips under an index that blurs from J to 2 (real pips score above 0.85)
+            return Reading(None, 0.0)
         evidence += [large] * len(glyphs)
         panel, shapes = large, pips
     if large is not None:
@@ -666,8 +729,10 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
     if shapes:
         # the discriminants see where blurred spades and clubs still differ; they must not
         # contradict a reading, and can settle one the templates leave open
-        verdict = _discriminant_suit(glyphs, shapes, red, panel, th)
-        if clear and verdict not in (None, best):
+        verdict, leaning = _discriminant_suit(glyphs, shapes, red, panel, th)
+        if clear and (verdict not in (None, best) or leaning not in (None, best)):
+            # even pips the corners outvote must not lean to the other suit: blurred small
+            # hearts can look like diamonds in the corners, never in all nine pips
             return Reading(None, 0.0)
         if not clear and verdict is not None:
             best, bs, clear = verdict, combined[verdict], True

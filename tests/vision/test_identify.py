@@ -235,3 +235,35 @@ def test_a_quarter_turned_card_needs_both_corners() -> None:
         upright[190:, 150:] = upright[CARD_H // 2, 10]
         assert identify_standard(upright).card == "4D"  # upright, one clear index will do
         assert identify_standard(_quarter_turned(face, hide_second_index=True)).card is None
+
+
+def test_a_distant_blurred_jack_is_never_read_as_a_two() -> None:
+    # a small blurred J index reads like a 2, and the court panel's letter and suit count
+    # as two "pips": the letter must look like a suit to pass for one
+    right = wrong = 0
+    cards = [c for c in STANDARD if c[:-1] in ("J", "2", "9", "10")]
+    for design in (0, 1, 2):
+        for i, card in enumerate(cards):
+            for width, sigma in ((42, 0.9), (46, 1.0), (52, 1.0)):
+                got = identify_standard(_as_seen(render_card("standard", card, design), width,
+                                                 sigma, seed=1000 + i, jpeg=90)).card
+                right += got == card
+                wrong += got is not None and got != card
+    assert wrong == 0
+    assert right >= 60  # of 144: most of these are too small to read at all
+
+
+def test_small_blurred_number_cards_are_settled_by_their_pips() -> None:
+    # far off, a 9 reads nearly like a Q and a faint index like nothing at another ink
+    # level; pips that are all suits, as many as a rank the corners nearly read, settle it
+    right = wrong = total = 0
+    for design in (0, 1, 2):
+        for i, card in enumerate(r + s for r in ("4", "5", "6", "8", "9", "10") for s in "SHDC"):
+            for width, sigma in ((56, 0.9), (60, 1.0)):
+                got = identify_standard(_as_seen(render_card("standard", card, design), width,
+                                                 sigma, seed=1000 + i, jpeg=70)).card
+                total += 1
+                right += got == card
+                wrong += got is not None and got != card
+    assert wrong == 0
+    assert right >= total - 9  # of 144 (before the pips could settle a court-like rank: 129)
