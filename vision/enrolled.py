@@ -13,6 +13,15 @@ is first shifted into place (phase correlation) and must then win by a wider
 margin; only when that is not clear is it fitted onto the best candidate
 (affine ECC, the costly part) and judged with the usual margin.
 
+A glare spot (a lamp on a glossy card) lifts part of the card towards white and can
+hide what tells close cards apart, or make the second stage misjudge them. The
+print under it is mostly still there, lifted and flattened: where a quick look
+finds light that the reference does not explain, an unknown card is looked at
+again by its detail (each channel minus its blurred self, where a smooth patch of
+light cancels), leaving out what the glare saturated; and a second-stage answer
+that the detail contradicts becomes unknown. Glare can hide evidence, never make
+one card look like another.
+
 Galleries are stored as a folder per deck: ``references.npz`` (descriptors)
 and ``deck.json`` (card ids, version).
 """
@@ -156,6 +165,78 @@ def aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
     return _warped(query, warp)
 
 
+GLARE_EXCESS = 20.0  # grey levels above the lit reference, in every channel: glare
+SATURATED = 250  # a channel this bright has lost the print under it
+DETAIL_BLUR = 2.5  # fine-view pixels: smaller than a glare spot, larger than a stroke
+_RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_SMALL_RIM = np.ones((3, 3), np.uint8)  # the same at DESC_SIZE, half the fine view
+
+
+def _fit(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+         ) -> NDArray[np.float32]:
+    """``ref`` (pixels x channels) lit like ``query``: a per-channel gain and offset fitted
+    on the ``use`` pixels (a card's lighting and the reference's standardisation)."""
+    m = use.astype(np.float32)
+    count = float(m.sum())
+    if count < 3:
+        return np.asarray(np.broadcast_to(query.mean(axis=0), query.shape), np.float32)
+    q_mean, r_mean = (m @ query) / count, (m @ ref) / count
+    centred = ref - r_mean
+    gain = np.maximum((m @ (centred * (query - q_mean))) / np.maximum(
+        m @ (centred * centred), 1e-6), 0.0)
+    return np.asarray(centred * gain + q_mean, np.float32)
+
+
+def _least(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each pixel's smallest channel (numpy's own reduction is slow over three)."""
+    return np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
+
+
+def _glare(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+           size: tuple[int, int] = FINE_SIZE, refit: bool = True) -> NDArray[np.bool_]:
+    """The pixels of ``query`` that only glare explains if it shows ``ref``: brighter in
+    every channel than the reference lit like the rest of the card (fitted twice, the
+    second time without the first guess at the glare, which would brighten the fit)."""
+    washed = _least(query - _fit(query, ref, use)) > GLARE_EXCESS
+    if refit:
+        washed = _least(query - _fit(query, ref, use & ~washed)) > GLARE_EXCESS
+    rim = _RIM if size == FINE_SIZE else _SMALL_RIM
+    # glare is a broad spot: thin lines are print a pixel or two off (the dewarp)
+    spots = cv2.erode(washed.reshape(size[1], size[0]).astype(np.uint8), rim)
+    # and a spot fades out: its rim, too faint to tell from print, is widened into
+    return np.asarray(cv2.dilate(spots, rim, iterations=2).ravel() > 0)
+
+
+def _detail(view: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each channel of ``view`` minus its blurred self: the print, without smooth light."""
+    return np.asarray(view - cv2.GaussianBlur(view, (0, 0), DETAIL_BLUR), np.float32)
+
+
+def _by_channel(refs: NDArray[np.float32]) -> NDArray[np.float32]:
+    """References (refs x pixels x 3) as 2 x 3 x refs x pixels: each channel contiguous,
+    then the same squared (what :func:`_masked_correlation` multiplies with)."""
+    channels = np.ascontiguousarray(refs.transpose(2, 0, 1), np.float32)
+    return np.stack([channels, channels * channels])
+
+
+def _masked_correlation(refs: NDArray[np.float32], query: NDArray[np.float32],
+                        use: NDArray[np.bool_], per_channel: bool = False,
+                        ) -> NDArray[np.float64]:
+    """The correlation, channel by channel on the ``use`` pixels, of ``query`` (pixels x 3)
+    with each of ``refs`` (see :func:`_by_channel`): averaged over channels, or per
+    channel (refs x 3)."""
+    m = use.astype(np.float32)
+    count = max(float(m.sum()), 1.0)
+    out = np.zeros((refs.shape[2], 3))
+    for c in range(3):
+        q = np.ascontiguousarray(query[:, c])
+        centred = (q - np.float32(float(q @ m) / count)) * m
+        r_sum, cov = (refs[0, c] @ np.stack([m, centred], axis=1)).T
+        r_var = refs[1, c] @ m - r_sum * r_sum / count
+        out[:, c] = cov / np.sqrt(np.maximum(r_var * float(centred @ centred), 1e-9))
+    return out if per_channel else out.mean(axis=1)
+
+
 @dataclass(frozen=True)
 class Match:
     card: str | None
@@ -176,8 +257,19 @@ class Gallery:
     window: float = 0.12  # cards this close to the best go to the fine comparison
     min_clear: float = 0.4  # how clearly the aligned card must be one of the close cards
     quick_clear: float = 0.6  # the same after a shift only, before the affine fit
+    # glare (see _through_glare): unknowns scoring at least glare_score are looked at again
+    glare_score: float = 0.5
+    glare_detail: float = 0.6  # least detail correlation of a card seen through glare
+    glare_window: float = 0.15  # rivals this close in detail must be clearly beaten
+    glare_found: float = 0.03  # fraction of the card that only glare explains
+    glare_usable: float = 0.5  # fraction of the card that glare must not have washed out
+    glare_visible: float = 0.25  # fraction that must be free of glare, to check its colour
+    glare_differ: float = 0.5  # fraction of where two rivals differ that must be seen
     # where two references differ, cached per pair and orientation: pixel indices
     _differ: dict[tuple[int, int, int, int], NDArray[np.intp]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    # each reference's fine view at DESC_SIZE, for the quick look for glare
+    _small: dict[tuple[int, int], NDArray[np.float32]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     # the grey fine view of each reference the second stage aligned a card onto
     _grey: dict[tuple[int, int], NDArray[np.float32]] = field(
@@ -213,21 +305,43 @@ class Gallery:
     def identify(self, card: Image) -> Match:
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
         inner = _inner(card, FINE_SIZE) if self._alike else None
-        d = describe(card) if inner is None else _descriptor(
-            np.asarray(cv2.resize(inner, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8))
+        small = _inner(card, DESC_SIZE) if inner is None else np.asarray(
+            cv2.resize(inner, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
+        d = _descriptor(small)
         scores = matvec(self.descriptors, d)  # cards x orientations
         per_card = scores.max(axis=1)
         order = np.argsort(-per_card)
         best = float(per_card[order[0]])
         second = float(per_card[order[1]]) if len(order) > 1 else -1.0
+        found, fine = self._settle(card, inner, scores, per_card, order)
+        if found is None and len(order) > 1 and best >= self.glare_score and self._glared(
+                small, (int(order[0]), int(np.argmax(scores[order[0]])))):
+            # an unknown: a glare spot may have washed out what tells the cards apart
+            found = self._through_glare(card, inner)
+        elif found is not None and fine is not None and self._glared(small, fine):
+            # glare brightens the close cards' differences unevenly and can fool the
+            # second stage: the detail, which glare does not change, must not disagree
+            seen = self._through_glare(card, inner)
+            if seen is not None and seen != found:
+                found = None
+        return Match(None if found is None else self.cards[found], best, second)
+
+    def _settle(self, card: Image, inner: Image | None, scores: NDArray[np.float32],
+                per_card: NDArray[np.float32], order: NDArray[np.intp],
+                ) -> tuple[int | None, tuple[int, int] | None]:
+        """The card the first stage's ``scores`` (and, for near-identical faces, the
+        second stage) clearly name, if any; and the reference (card, side) the second
+        stage chose, when it was needed."""
+        best = float(per_card[order[0]])
+        second = float(per_card[order[1]]) if len(order) > 1 else -1.0
         if best < self.min_score:
-            return Match(None, best, second)
+            return None, None
         if len(order) == 1 and best < self.min_score + self.min_margin:
             # nothing to beat (a one-card gallery, early in enrollment): a similar-looking
             # card of the same deck can score just above min_score, so ask for the margin too
-            return Match(None, best, second)
+            return None, None
         if best - second >= self.min_margin:
-            return Match(self.cards[int(order[0])], best, second)
+            return int(order[0]), None
         # near-identical faces (D7, D7*, D7**): settle it where they differ
         close = [(int(i), int(np.argmax(scores[i]))) for i in order
                  if per_card[i] >= best - self.window]
@@ -239,12 +353,118 @@ class Gallery:
         found = self._winner(_warped(fine, shift[1]), close, self.quick_clear)
         if found is None:
             found = self._winner(aligned(fine, ref, shift), close, self.min_clear)
-        return Match(None if found is None else self.cards[found], best, second)
+        return (None, None) if found is None else (found[0], found)
+
+    def _glared(self, small: Image, ref: tuple[int, int]) -> bool:
+        """Whether the card (its inner part at ``DESC_SIZE``) shows glare, as reference
+        ``ref`` (card, side) explains it. A quick look, at half the fine view's size and
+        with one fit: it runs for most cards of a deck of near twins."""
+        if ref not in self._small:
+            self._small[ref] = np.asarray(cv2.resize(self.fine[ref], DESC_SIZE,
+                                                     interpolation=cv2.INTER_AREA),
+                                          np.float32).reshape(-1, 3)
+        glare = _glare(small.astype(np.float32).reshape(-1, 3), self._small[ref],
+                       np.ones(DESC_SIZE[0] * DESC_SIZE[1], bool), DESC_SIZE, refit=False)
+        return bool(glare.mean() >= self.glare_found)
+
+    def _through_glare(self, card: Image, inner: Image | None) -> int | None:
+        """The card an unknown shows when a glare spot is what hid it.
+
+        Glare adds a broad, smooth patch of light: the card's print is still there under
+        it, lower in contrast only where the light saturates. So cards are compared by
+        their detail (each channel minus its blurred self), where a smooth patch of light
+        cancels, leaving out saturated pixels. The winner must show glare (light its
+        reference does not explain), match well in detail, still match in colour where no
+        glare is, and clearly beat every close rival where the two differ.
+        """
+        view = _inner(card, FINE_SIZE) if inner is None else inner
+        query = view.astype(np.float32).reshape(-1, 3)
+        detail = _detail(view.astype(np.float32)).reshape(-1, 3)
+        everywhere = np.ones(len(query), bool)
+        first = int(np.argmax(_masked_correlation(self._details_by_channel, detail, everywhere)))
+        # shifted into place on the best guess (its rivals share its layout)
+        shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
+        (dx, dy), _ = cv2.phaseCorrelate(_grey(self._details[first].reshape(shape)),
+                                         _grey(detail.reshape(shape)))
+        if 0.5 <= max(abs(dx), abs(dy)) <= 8:
+            move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+            query = _warped(query.reshape(shape), move).reshape(-1, 3)
+            detail = _warped(detail.reshape(shape), move).reshape(-1, 3)
+        glare = _glare(query, self.fine[divmod(first, 2)].reshape(-1, 3), everywhere)
+        if glare.mean() < self.glare_found:
+            return None  # no light the card does not explain: an unknown for other reasons
+        # saturated glare may hide a stroke: there the print is unknown
+        usable = ~(glare & (query.max(axis=1) >= SATURATED))
+        if usable.mean() < self.glare_usable:
+            return None  # mostly washed out: too little left to tell
+        scores = _masked_correlation(self._details_by_channel, detail, usable)
+        order = np.argsort(-scores)
+        top = int(order[0])
+        if scores[top] < self.glare_detail:
+            return None
+        mine = divmod(top, 2)
+        visible = usable & ~glare
+        if visible.mean() < self.glare_visible or \
+                self._colour_match(query, mine, visible) < self.min_score:
+            return None  # what the glare left is not this card
+        rivals = {divmod(int(k), 2)[0]: divmod(int(k), 2) for k in order[1:][::-1]
+                  if scores[k] >= scores[top] - self.glare_window}  # each card's best side
+        rivals.pop(mine[0], None)
+        for other in rivals.values():
+            if not self._beats_in_detail(detail, mine, other, usable):
+                return None
+        return mine[0]
+
+    @cached_property
+    def _details(self) -> NDArray[np.float32]:
+        """The detail (see :func:`_detail`) of every reference: (cards x 2) x pixels x 3."""
+        n = len(self.cards)
+        flat = self.fine.reshape(n * 2, FINE_SIZE[1], FINE_SIZE[0], 3)
+        return np.array([_detail(v).reshape(-1, 3) for v in flat], np.float32)
+
+    @cached_property
+    def _details_by_channel(self) -> NDArray[np.float32]:
+        """:attr:`_details` laid out for :func:`_masked_correlation`."""
+        return _by_channel(self._details)
+
+    def _colour_match(self, query: NDArray[np.float32], ref: tuple[int, int],
+                      visible: NDArray[np.bool_]) -> float:
+        """The first stage's similarity of the fine-view pixels ``query`` and reference
+        ``ref`` on the ``visible`` pixels only (both renormalised there)."""
+        view = np.clip(query, 0, 255).astype(np.uint8).reshape(FINE_SIZE[1], FINE_SIZE[0], 3)
+        small = np.asarray(cv2.resize(view, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
+        lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        seen = cv2.resize(visible.reshape(FINE_SIZE[1], FINE_SIZE[0]).astype(np.float32),
+                          DESC_SIZE, interpolation=cv2.INTER_AREA) > 0.99
+        reference = self.descriptors[ref].reshape(3, -1).T  # channel after channel
+        corr = _masked_correlation(_by_channel(reference[None]),
+                                   lab.astype(np.float32).reshape(-1, 3), seen.ravel(),
+                                   per_channel=True)
+        weights = DESC_WEIGHTS ** 2
+        return float((corr[0] * weights).sum() / weights.sum())
+
+    def _beats_in_detail(self, detail: NDArray[np.float32], mine: tuple[int, int],
+                         other: tuple[int, int], usable: NDArray[np.bool_]) -> bool:
+        """Whether the query's ``detail`` is clearly (by ``min_clear``) ``mine`` rather than
+        ``other`` where those two references differ, on the ``usable`` pixels."""
+        where = self._differ_at(mine, other)
+        seen = where[usable[where]]
+        if len(seen) < max(12, self.glare_differ * len(where)):
+            return False  # what tells these two apart is mostly washed out
+        to = []
+        for ref in (mine, other):
+            r = self._details[2 * ref[0] + ref[1]]
+            # the query's detail scaled to the reference's over the whole card (glare and
+            # lighting lower its contrast): fitted where they differ, a blank would win
+            q, rr = detail[usable], r[usable]
+            gain = np.maximum((q * rr).sum(axis=0) / np.maximum((q * q).sum(axis=0), 1e-6), 0)
+            to.append(float(np.abs(detail[seen] * gain - r[seen]).sum()))
+        return to[0] < to[1] and 1.0 - to[0] / max(to[1], 1e-6) >= self.min_clear
 
     def _winner(self, query: NDArray[np.float32], close: list[tuple[int, int]],
-                clear: float) -> int | None:
-        """The one of the ``close`` references that the aligned fine ``query`` is clearly
-        (by ``clear``) rather than each other one, if any."""
+                clear: float) -> tuple[int, int] | None:
+        """The one of the ``close`` references (card, side) that the aligned fine ``query``
+        is clearly (by ``clear``) rather than each other one, if any."""
         distance: dict[tuple[int, int], NDArray[np.float32]] = {}
 
         def to(ref: tuple[int, int]) -> NDArray[np.float32]:
@@ -257,8 +477,16 @@ class Gallery:
         for mine in close:
             if all(self._beats(to(mine), to(other), mine, other, clear)
                    for other in close if other != mine):
-                return mine[0]
+                return mine
         return None
+
+    def _differ_at(self, mine: tuple[int, int], other: tuple[int, int]) -> NDArray[np.intp]:
+        """The fine-view pixels where two references differ."""
+        key = (*mine, *other)
+        if key not in self._differ:
+            a, b = self.fine[mine].reshape(-1, 3), self.fine[other].reshape(-1, 3)
+            self._differ[key] = np.flatnonzero(np.abs(a - b).sum(axis=1) > 1.5)
+        return self._differ[key]
 
     def _grey_reference(self, ref: tuple[int, int]) -> NDArray[np.float32]:
         if ref not in self._grey:
@@ -270,11 +498,7 @@ class Gallery:
         """Whether the query (at per-pixel distances ``to_mine`` and ``to_other``) is clearly
         ``mine`` rather than ``other`` where those two references differ: by ``clear``, a
         fraction of the distance to ``other``."""
-        key = (*mine, *other)
-        if key not in self._differ:
-            a, b = self.fine[mine].reshape(-1, 3), self.fine[other].reshape(-1, 3)
-            self._differ[key] = np.flatnonzero(np.abs(a - b).sum(axis=1) > 1.5)
-        where = self._differ[key]
+        where = self._differ_at(mine, other)
         if len(where) < 12:
             return False  # the references are the same picture
         da = float(to_mine[where].sum())
