@@ -15,6 +15,10 @@ a larger kept quad (the coloured panels printed on many cards). The
 best-shaped candidates are taken first, so a tight card outline wins over
 a blob of two cards. The inner and outer outlines of one edge are averaged,
 after fitting a line to each side (rounded corners pull polygon vertices in).
+
+A light card on a light table can escape both cues (its unshadowed sides are too
+faint to close its outline); where an outline's hull is card-shaped and no card
+found explains it, a second, more sensitive look at the edges there finds it.
 """
 
 from __future__ import annotations
@@ -123,6 +127,13 @@ def _side_ratio(q: Quad) -> float:
     return float(max(a, b) / max(min(a, b), 1e-6))
 
 
+def _area_limits(settings: DetectorSettings, image_area: float) -> tuple[float, float]:
+    """Smallest and largest card area in pixels."""
+    if settings.card_area is not None:
+        return 0.6 * settings.card_area, 1.5 * settings.card_area
+    return settings.min_area_fraction * image_area, settings.max_area_fraction * image_area
+
+
 def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
                       image_area: float, refine: bool = True) -> Quad | None:
     """The card quad a contour outlines, or ``None`` when it is not card-shaped.
@@ -130,10 +141,7 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     ``refine=False`` skips fitting the sides (cheaper; corners cut by the rounding).
     """
     area = cv2.contourArea(contour)
-    lo = settings.min_area_fraction * image_area
-    hi = settings.max_area_fraction * image_area
-    if settings.card_area is not None:
-        lo, hi = 0.6 * settings.card_area, 1.5 * settings.card_area
+    lo, hi = _area_limits(settings, image_area)
     if not lo <= area <= hi:
         return None
     hull = cv2.convexHull(contour)
@@ -264,7 +272,9 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     h, w = gray.shape
     image_area = float(h * w)
     found: list[tuple[float, Quad, float, NDArray[np.int32]]] = []
+    open_outlines: list[NDArray[np.int32]] = []  # card-sized, but not closed or not filled
     min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
+    smallest = _area_limits(settings, image_area)[0]
     for mask in _candidate_masks(gray):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         for c in contours:
@@ -274,6 +284,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
             q = quad_from_contour(contour, settings, image_area, refine=False)
             if q is not None:
                 found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
+            else:
+                _, _, bw, bh = cv2.boundingRect(contour)
+                if bw * bh >= smallest:
+                    open_outlines.append(contour)
     # best-shaped first: a tight card outline before a blob of two overlapping cards
     found.sort(key=lambda t: -t[0] * t[2])
     kept: list[Quad] = []
@@ -306,6 +320,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # the outer and inner outlines of one edge straddle the true edge: average them
     out = [(np.mean(group, axis=0).astype(np.float32), alt)
            for group, alt in zip(twins, others, strict=True)]
+    out += [(q, []) for q in _cards_left_open(gray, open_outlines, kept, settings)]
     if settings.card_area is None and len(out) >= 3:
         # one deck on one table: a quad far smaller than the others is a fragment
         # (the uncovered part of a card beside a hand), not a card
@@ -336,33 +351,118 @@ def cards_round_panel(image: Image, panel: NDArray[np.floating],
     the panel as a card).
     """
     settings = settings or DetectorSettings()
-    h, w = image.shape[:2]
     inner = np.asarray(panel, np.float32)
-    centre = inner.mean(axis=0)
-    reach = centre + (inner - centre) * 1.8
-    x0, y0 = np.maximum(np.floor(reach.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(reach.max(axis=0)).astype(int) + 1, [w, h])
+    found = []
+    shortest = cv2.arcLength(inner, True)  # a card round the panel goes further round
+    for contour, q in _outlines_near(image, inner, 1.8, shortest, settings, SECOND_LOOK_LOW):
+        if _panel_of(inner, q):
+            found.append((cv2.contourArea(q), _refined(contour, q)))
+    found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
+    return [q for _, q in found]
+
+
+def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
+                   settings: DetectorSettings, low: float, blur: int = 5,
+                   ) -> list[tuple[NDArray[np.int32], Quad]]:
+    """Card-shaped outlines (contour and rough quad, in image pixels) found by a second,
+    more sensitive look at the edges in ``quad`` grown ``reach`` times about its centre
+    (``low``: Canny's lower threshold as a fraction of the median brightness there).
+    ``image`` is grey or BGR; only the region looked at is converted."""
+    h, w = image.shape[:2]
+    centre = quad.mean(axis=0)
+    region = centre + (quad - centre) * reach
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
     if x1 - x0 < 16 or y1 - y0 < 16:
         return []
     roi = image[y0:y1, x0:x1]
     gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
     med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
-    edges = cv2.Canny(smooth, max(8.0, SECOND_LOOK_LOW * med), max(24.0, EDGE_HIGH * med),
-                      L2gradient=True)
+    edges = cv2.Canny(smooth, max(8.0, low * med), max(24.0, EDGE_HIGH * med), L2gradient=True)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    found = []
-    shortest = cv2.arcLength(inner, True)  # a card round the panel goes further round
+    out = []
     for c in contours:
         if len(c) < shortest:
             continue
         contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
         q = quad_from_contour(contour, settings, float(h * w), refine=False)
-        if q is not None and _panel_of(inner, q):
-            found.append((cv2.contourArea(q), _refined(contour, q)))
-    found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
-    return [q for _, q in found]
+        if q is not None:
+            out.append((contour, q))
+    return out
+
+
+def _explained(q: Quad, cards: list[Quad]) -> bool:
+    """Whether ``q`` overlaps one of ``cards`` (it is that card, a part of it, or round it)."""
+    centre = q.mean(axis=0)
+    return any(_iou(q, k) > 0.2 or _contains(k, centre) or _contains(q, k.mean(axis=0))
+               for k in cards)
+
+
+def _cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[Quad],
+                     settings: DetectorSettings) -> list[Quad]:
+    """Cards whose outline did not close, found by a second look round card-shaped hulls
+    that no card found explains.
+
+    A light card on a light table may show only its two shadowed sides to the frame's
+    edge thresholds, and in the brightness mask its unlit middle leaks out through the
+    faint sides: either way the outline's hull is card-shaped but it encloses nothing.
+    Only such places are looked at again, more sensitively (lower thresholds everywhere
+    merge small cards with their shadows), and only a closed card outline there counts.
+    """
+    h, w = gray.shape[:2]
+    image_area = float(h * w)
+    # one deck on one table: an outline far smaller than the cards found is a panel or a
+    # fragment of a card that others cover, not a card
+    smallest = (OPEN_LEAST_SIZE * float(np.median([cv2.contourArea(k) for k in kept]))
+                if kept else 0.0)
+    looked: list[Quad] = []
+    cards: list[Quad] = []
+    for contour in outlines:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if max(bw, bh) > 3 * min(bw, bh):  # no card, however turned or tilted
+            continue
+        middle = np.array([x + bw / 2, y + bh / 2], np.float32)
+        if any(_contains(k, middle) for k in kept):  # a found card's print or its halo
+            continue
+        # every few points suffice to place the second look, at a fraction of the cost
+        hull = np.asarray(cv2.convexHull(
+            np.ascontiguousarray(contour[::max(1, len(contour) // 96)])), np.int32)
+        q = quad_from_contour(hull, settings, image_area, refine=False)
+        if q is None or _explained(q, kept + cards) or any(_iou(q, k) > 0.5 for k in looked):
+            continue
+        if len(looked) == MAX_OPEN_LOOKS:  # a cluttered table: bound the frame's time
+            break
+        looked.append(q)
+        # noise breaks a faint side's edge into pieces; smoothing more may join them
+        # (or blur a corner away), so the usual smoothing is tried first
+        for blur in OPEN_LOOK_BLURS:
+            near = [(_iou(rough, q), c, rough) for c, rough in
+                    _outlines_near(gray, q, OPEN_REACH, 0.7 * cv2.arcLength(q, True), settings,
+                                   OPEN_LOOK_LOW, blur)]
+            iou, c, rough = max(near, key=lambda t: t[0], default=(0.0, hull, q))
+            if (iou >= 0.7 and cv2.contourArea(rough) >= smallest
+                    and not _explained(rough, kept + cards)):
+                cards.append(_refined(c, rough))
+                break
+    return cards
+
+
+OPEN_REACH = 1.25
+"""How far round a card-shaped hull the second look reaches (times its size)."""
+
+OPEN_LOOK_LOW = 0.1
+"""Canny's lower threshold (of the median brightness) when looking again round a hull."""
+
+OPEN_LEAST_SIZE = 0.5
+"""Least area of a card found by a second look, as a fraction of the median card found."""
+
+MAX_OPEN_LOOKS = 4
+"""Most hulls looked at again in one frame (overlapping cards and hands leave many)."""
+
+OPEN_LOOK_BLURS = (5, 7)
+"""Gaussian smoothing kernels tried, in turn, when looking again round a hull."""
 
 
 SECOND_LOOK_LOW = 0.15
