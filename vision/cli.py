@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--conditions", default="", help="comma-separated conditions (default all)")
     b.add_argument("--scenes", type=int, default=20, help="scenes per deck and condition")
     b.add_argument("--seed", type=int, default=0, help="first scene seed")
+    b.add_argument("--repeat", type=int, default=1,
+                   help="recognise each frame this many times and keep its least time "
+                        "(steadier figures on a shared machine)")
     return p
 
 
@@ -125,7 +128,7 @@ def _bench(args: argparse.Namespace) -> int:
     for c in conditions:
         if c not in CONDITIONS:
             raise ValueError(f"unknown condition {c!r}; expected some of {', '.join(CONDITIONS)}")
-    print(report(run(decks, conditions, args.scenes, args.seed)), flush=True)
+    print(report(run(decks, conditions, args.scenes, args.seed, args.repeat)), flush=True)
     return 0
 
 

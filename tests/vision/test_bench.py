@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 
 from vision.bench import Tally, report, run
 from vision.pipeline import Detection
@@ -56,3 +57,12 @@ def test_the_run_times_each_frame_in_cpu_and_wall_time() -> None:
     assert tally.frames == 2
     assert 0 < row["cpu_ms"] * 2 / 1000 <= cpu  # inside what the whole run took
     assert 0 < row["wall_ms"] * 2 / 1000 <= wall
+
+
+def test_repeated_passes_keep_each_frames_least_time_and_the_same_cards() -> None:
+    [(_, _, once)] = run(["star-plus"], ["upright"], 2, first_seed=1000)
+    [(_, _, thrice)] = run(["star-plus"], ["upright"], 2, first_seed=1000, repeat=3)
+    assert (thrice.found, thrice.right, thrice.wrong) == (once.found, once.right, once.wrong)
+    assert thrice.frames == 2 and thrice.cpu_seconds > 0
+    with pytest.raises(ValueError, match="at least 1"):
+        run(["star-plus"], ["upright"], 1, repeat=0)
