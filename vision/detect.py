@@ -53,6 +53,12 @@ class DetectorSettings:
     max_corner_angle: float = 38.0  # degrees away from 90 at any corner
 
 
+_ROLLED = [np.array([(i + k) % 4 for i in range(4)]) for k in range(4)]
+"""Index arrays that roll a quad's four corners by k (much cheaper than ``np.roll`` on
+the thousands of small quads a frame yields)."""
+_NEXT, _PREV = _ROLLED[1], _ROLLED[3]
+
+
 def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     """Four points in clockwise image order (y down), starting at the top-most-left one.
 
@@ -82,7 +88,7 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
     """
     pts = contour.reshape(-1, 2).astype(np.float32)
     a = np.asarray(approx, np.float32)
-    ab = np.roll(a, -1, axis=0) - a
+    ab = a[_NEXT] - a
     length = np.hypot(ab[:, 0], ab[:, 1])
     if length.min() < 4:
         return approx
@@ -115,14 +121,14 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
 
 
 def _corner_angles(q: Quad) -> NDArray[np.float64]:
-    u = np.roll(q, 1, axis=0) - q
-    v = np.roll(q, -1, axis=0) - q
+    u = q[_PREV] - q
+    v = q[_NEXT] - q
     cos = (u * v).sum(axis=1) / (np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1) + 1e-9)
     return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), np.float64)
 
 
 def _side_ratio(q: Quad) -> float:
-    s = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    s = np.linalg.norm(q[_NEXT] - q, axis=1)
     a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
     return float(max(a, b) / max(min(a, b), 1e-6))
 
@@ -484,7 +490,7 @@ def _panel_of(inner: Quad, outer: Quad) -> bool:
     if not np.all((uv >= PANEL_MARGIN) & (uv <= 1 - PANEL_MARGIN)):
         return False
     # top and bottom sides level (v), left and right sides upright (u)
-    lean = np.abs(uv - np.roll(uv, -1, axis=0))[[0, 1, 2, 3], [1, 0, 1, 0]]
+    lean = np.abs(uv - uv[_NEXT])[[0, 1, 2, 3], [1, 0, 1, 0]]
     return bool(lean.max() <= PANEL_SKEW)
 
 
@@ -494,8 +500,8 @@ def _refined(contour: NDArray[np.int32], quad: Quad) -> Quad:
 
 def _align(q: Quad, ref: Quad) -> Quad:
     """``q``'s corners rolled to correspond with ``ref``'s."""
-    best = min(range(4), key=lambda k: float(np.abs(np.roll(q, -k, axis=0) - ref).sum()))
-    return np.roll(q, -best, axis=0)
+    best = min(range(4), key=lambda k: float(np.abs(q[_ROLLED[k]] - ref).sum()))
+    return np.asarray(q[_ROLLED[best]], np.float32)
 
 
 def portrait(quad: Quad) -> Quad:
@@ -507,7 +513,7 @@ def portrait(quad: Quad) -> Quad:
     q = np.asarray(quad, np.float32)
     s = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
     if s[0] + s[2] > s[1] + s[3]:
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
 
 
