@@ -57,18 +57,25 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 def page(context: BrowserContext, server: RunningServer) -> Page:
     """A phone that has entered the PIN."""
     page = context.new_page()
+    errors = signed_in(page, server.url)
+    page.set_default_timeout(5000)
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def signed_in(page: Page, url: str) -> list[str]:
+    """Open the dashboard at ``url`` on ``page`` and enter the PIN as "Ann's phone"; the
+    list collects the page's script errors from then on."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
+    page.goto(url + "/")
     page.wait_for_selector("#conn.on")
     page.click("#nav-pin")
     page.fill("#pin-input", PIN)
     page.fill("#name-input", "Ann's phone")
     page.click("#pin-submit")
     page.wait_for_selector("body.player")
-    page.set_default_timeout(5000)
-    page.js_errors = errors  # type: ignore[attr-defined]
-    return page
+    return errors
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE, PIN
+from tests.browser.conftest import PHONE, signed_in
 from tests.camera.conftest import CameraTable
 from tests.camera.shown import camera_table_with_backs, lay
 
@@ -32,16 +32,8 @@ def phone(browser: Browser, camera_table: CameraTable) -> Iterator[Page]:
     """A phone that has entered the PIN, on the camera table's dashboard."""
     context = browser.new_context(**PHONE)  # type: ignore[arg-type]
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.set_default_timeout(8000)
-    page.goto(camera_table.url + "/")
-    page.wait_for_selector("#conn.on")
-    page.click("#nav-pin")
-    page.fill("#pin-input", PIN)
-    page.fill("#name-input", "Ann's phone")
-    page.click("#pin-submit")
-    page.wait_for_selector("body.player")
+    errors = signed_in(page, camera_table.url)
     yield page
     context.close()
     assert errors == [], errors
