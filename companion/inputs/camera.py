@@ -294,13 +294,15 @@ class CameraFeed:
             raise CameraFeedError("the camera is not running")
         return worker
 
-    def enroll_start(self, deck: str) -> dict[str, Any]:
-        """Start teaching ``deck`` (again, from its first card, if it was being taught)."""
+    def enroll_start(self, deck: str, restart: bool = False) -> dict[str, Any]:
+        """Start teaching ``deck``; while it is being taught already, join in (or start
+        again from its first card with ``restart``). Another deck being taught is refused
+        unless ``restart``."""
         if deck not in TEACHABLE:
             raise CameraRequestError(f"the camera cannot be taught deck {deck!r}; expected one "
                                      f"of {', '.join(TEACHABLE)}")
         worker = self._running_worker()
-        return worker.call(lambda: worker.teach(deck))
+        return worker.call(lambda: worker.teach(deck, restart))
 
     def enroll_redo(self) -> dict[str, Any]:
         """Forget the card captured last, to show it again."""
@@ -937,7 +939,16 @@ class _Worker:
 
     # -- teaching a deck (on the worker thread, except the status) -------------------------
 
-    def teach(self, deck: str) -> dict[str, Any]:
+    def teach(self, deck: str, restart: bool) -> dict[str, Any]:
+        current = self.enroller
+        if current is not None and not restart:
+            # a second phone joining in must not throw away what the first one taught
+            if current.deck == deck:
+                return self.teach_status()
+            raise CameraFeedError(
+                f"the camera is being taught {TEACHABLE[current.deck]} "
+                f"({len(current.faces)} of {len(current.cards)} cards): carry on with it, "
+                "or cancel it first")
         self.enroller = Enroller(deck, deck_ids(deck))
         self._publish_teaching(hint="", message="")
         return self.teach_status()

@@ -520,6 +520,8 @@ class CameraRound(_Body):
 class TeachDeck(_Body):
     deck: str = Field(description="the deck to teach: star-catcher, star-plus or "
                                   "cant-catch-harry", max_length=40)
+    restart: bool = Field(default=False, description="start again from the first card, "
+                          "dropping what is being taught now (else: join in)")
 
 
 class TappedCorners(_Body):
@@ -610,9 +612,10 @@ def _add_camera_setup_routes(app: FastAPI, camera: Any, absent: str) -> None:
 
     @app.post("/api/camera/enroll", tags=["camera"], response_model=None)
     async def enroll_start(body: TeachDeck, actor: PlayerDep) -> JSON | JSONResponse:
-        """Start teaching a deck, from its first card (again, if it was being taught). The
-        camera enters nothing meanwhile; on the last card the deck is saved and used."""
-        answer: JSON | JSONResponse = await ask("enroll_start", body.deck)
+        """Start teaching a deck from its first card; while it is being taught already, join
+        in (``restart``: start again). The camera enters nothing meanwhile; on the last card
+        the deck is saved and used."""
+        answer: JSON | JSONResponse = await ask("enroll_start", body.deck, body.restart)
         return answer
 
     @app.post("/api/camera/enroll/redo", tags=["camera"], response_model=None)

@@ -108,8 +108,8 @@
     }
   }
 
-  async function startTeaching(deck) {
-    const answer = await change("POST", "/api/camera/enroll", {deck});
+  async function startTeaching(deck, restart) {
+    const answer = await change("POST", "/api/camera/enroll", {deck, restart: !!restart});
     if (answer.ok) { state.teachOpen = true; $("decks").hidden = true; render(answer.data); }
     else if (answer.status !== 401) { $("teach-message").textContent = answer.data.detail; }
   }
@@ -173,7 +173,7 @@
   $("teach-redo").addEventListener("click", () => teachAction("/api/camera/enroll/redo"));
   $("teach-cancel").addEventListener("click", () => teachAction("/api/camera/enroll/cancel"));
   $("teach-restart").addEventListener("click", () => {
-    if (state.teach && state.teach.deck) startTeaching(state.teach.deck);
+    if (state.teach && state.teach.deck) startTeaching(state.teach.deck, true);
   });
   $("teach-close").addEventListener("click", () => {
     state.teachOpen = false;

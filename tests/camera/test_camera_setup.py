@@ -106,6 +106,12 @@ def test_a_deck_taught_on_the_phone_is_saved_and_read_at_once(camera_table: Came
     assert redone["done"] == 1 and redone["card"] == "2"
     assert redone["prompt"] == "Lay 2 (Pisces) alone in view"
     assert [c["card"] for c in redone["captured"]] == ["1"]
+    # a second phone choosing the same deck joins in; another deck waits for a cancel
+    joined = post(table, "/api/camera/enroll", {"deck": "star-plus"})
+    assert joined["done"] == 1 and joined["card"] == "2"
+    busy = post(table, "/api/camera/enroll", {"deck": "cant-catch-harry"}, status=409)
+    assert busy["detail"] == ("the camera is being taught Star Plus (1 of 13 cards): carry "
+                              "on with it, or cancel it first")
     for done, card in enumerate(cards[1:], start=2):
         status = teach(table, card, done)
     assert status["finished"] and not status["active"], status
@@ -174,10 +180,10 @@ def test_teaching_errors_are_plain(camera_table: CameraTable) -> None:
     assert nothing["detail"] == "no card has been captured yet: there is nothing to redo"
     assert table.http.get("/api/camera/enroll/cards/0.jpg").status_code == 404
     assert table.http.get("/api/camera/enroll/cards/x.jpg").status_code == 422
-    # a second phone sees the same teaching; starting again begins at the first card
+    # a second phone sees the same teaching; "start again" begins at the first card
     assert enroll_status(table)["prompt"] == "Lay Baby James alone in view"
-    again = post(table, "/api/camera/enroll", {"deck": "cant-catch-harry"})
-    assert again["active"] and again["done"] == 0
+    again = post(table, "/api/camera/enroll", {"deck": "star-plus", "restart": True})
+    assert again["active"] and again["done"] == 0 and again["deck"] == "star-plus"
     post(table, "/api/camera/enroll/cancel")
 
 
