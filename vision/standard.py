@@ -114,18 +114,26 @@ def _feature(ink: NDArray[np.float32], box: tuple[int, int, int, int],
     return v / n if n > 1e-6 else v
 
 
+def _ink(crop: Image, darkest_percentile: float) -> NDArray[np.float32] | None:
+    """How dark each pixel of ``crop`` is, from 0 (its paper) to 1 (its darkest ink, at
+    that percentile); ``None`` when the crop has no print to speak of."""
+    gray8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
+    paper, dark = _percentiles(gray8, (90, darkest_percentile))
+    if paper - dark < 45:
+        return None
+    ink = np.clip((paper - gray8.astype(np.float32)) / (paper - dark), 0, 1)
+    return np.asarray(ink, np.float32)
+
+
 def read_corner(card: Image, ink_level: float = 0.45) -> Glyphs | None:
     """The index glyphs at the top-left of a canonical (200 x 280 BGR) card, if any.
 
     ``ink_level``: how dark (0 paper .. 1 darkest) a pixel must be to count as ink."""
     x0, y0, x1, y1 = CROP
     crop = card[y0:y1, x0:x1]
-    gray8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
-    paper, dark = _percentiles(gray8, (90, 3))
-    gray = gray8.astype(np.float32)
-    if paper - dark < 45:
+    ink = _ink(crop, 3)
+    if ink is None:
         return None
-    ink = np.clip((paper - gray) / (paper - dark), 0, 1).astype(np.float32)
     mask = (ink > ink_level).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ch, cw = mask.shape
@@ -188,13 +196,9 @@ def read_field(card: Image) -> Field | None:
     """The ink shapes in the centre of a canonical card: pips, or a court's panel
     letter and suit (``None`` when the centre has no contrast at all)."""
     x0, y0, x1, y1 = PIP_AREA
-    crop = card[y0:y1, x0:x1]
-    gray8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
-    paper, dark = _percentiles(gray8, (90, 1))
-    gray = gray8.astype(np.float32)
-    if paper - dark < 45:
+    ink = _ink(card[y0:y1, x0:x1], 1)
+    if ink is None:
         return None
-    ink = np.clip((paper - gray) / (paper - dark), 0, 1).astype(np.float32)
     mask = (ink > 0.45).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ch, cw = mask.shape
