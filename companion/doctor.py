@@ -444,7 +444,7 @@ def camera_checks(context: DoctorContext) -> Iterator[Check]:
                              "the cards")
         return
     try:
-        from companion.inputs.camera import open_camera
+        from companion.inputs.camera import CORNERS_FILE, load_corners, open_camera
         from vision.calibration import detect_markers
         from vision.enrolled import EnrollmentError, Gallery, default_store
         from vision.simtable import SimTable
@@ -475,20 +475,27 @@ def camera_checks(context: DoctorContext) -> Iterator[Check]:
     if sim is not None:
         context.notes.append("simulated camera: no markers or enrolled decks needed")
         return
-    markers = sorted(detect_markers(frame))
-    yield Check(
-        "calibration markers", markers == [0, 1, 2, 3],
-        f"markers seen: {', '.join(map(str, markers)) or 'none'}",
-        "print docs/aruco-markers.svg at 100 % and lay markers 0-3 at the corners of the play "
-        "area (0 top-left, clockwise, the first player's seat along the bottom edge); without "
-        "them the whole picture counts as the centre and seats cannot be told apart",
-    )
+    if load_corners(context.config.table.data_dir / CORNERS_FILE) is not None:
+        # tapped corners win over the markers in the running camera feed
+        yield Check("table corners", True, "tapped on the phone's camera page (/camera; "
+                    "'Clear corners' there to use the printed markers instead)")
+    else:
+        markers = sorted(detect_markers(frame))
+        yield Check(
+            "calibration markers", markers == [0, 1, 2, 3],
+            f"markers seen: {', '.join(map(str, markers)) or 'none'}",
+            "print docs/aruco-markers.svg at 100 % and lay markers 0-3 at the corners of the "
+            "play area (0 top-left, clockwise, the first player's seat along the bottom edge), "
+            "or tap the four corners on the phone's camera page (/camera); without either the "
+            "whole picture counts as the centre and seats cannot be told apart",
+        )
     store = default_store()
     for deck in ENROLLED_DECKS:
         try:
             gallery = Gallery.load(store, deck)
         except EnrollmentError as exc:
             yield Check(f"deck {deck}", False, str(exc),
+                        f"tap 'Teach a deck' on the phone's camera page (/camera), or run "
                         f"companion vision enroll --deck {deck} --from PHOTOS (one flat, "
                         "upright photo per distinct card), or --camera to show each card")
         else:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import cv2
 import pytest
 
 from companion.doctor import main
+from companion.inputs.camera import CORNERS_FILE
 from vision.render import CONDITIONS, render_scene
 
 
@@ -44,3 +46,23 @@ def test_a_missing_camera_is_a_problem_with_a_fix(tmp_path: Path) -> None:
     code, text = run("--camera", str(tmp_path / "nowhere"))
     assert code == 1
     assert "camera: problem:" in text and "fix:" in text
+
+
+def test_corners_tapped_on_the_phone_calibrate_without_markers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    image = render_scene(CONDITIONS["upright"], 1).image
+    cv2.imwrite(str(frames / "0001.png"), image)
+    data = tmp_path / "data"
+    data.mkdir()
+    h, w = image.shape[:2]
+    (data / CORNERS_FILE).write_text(json.dumps(
+        {"corners": [[100, 60], [w - 100, 60], [w - 100, h - 60], [100, h - 60]],
+         "frame": [w, h]}), encoding="utf-8")
+    monkeypatch.setenv("TABLE_COMPANION_DATA", str(tmp_path / "store"))
+    monkeypatch.setenv("TABLE_COMPANION_TABLE__DATA_DIR", str(data))
+    _, text = run("--camera", str(frames))
+    assert "table corners: ok (tapped on the phone's camera page" in text
+    assert "calibration markers" not in text

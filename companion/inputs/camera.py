@@ -589,7 +589,7 @@ class _Worker:
         self.tapped: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
         """Tapped corners and the frame size they were tapped on."""
         self.corners_file = feed.corners_file or table.store.path.parent / CORNERS_FILE
-        self.tapped = _load_corners(self.corners_file)
+        self.tapped = load_corners(self.corners_file)
         self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
 
     # -- life ---------------------------------------------------------------------------
@@ -1181,7 +1181,7 @@ def _save_corners(path: Path, corners: tuple[tuple[float, float], ...],
     os.replace(tmp, path)
 
 
-def _load_corners(path: Path) -> tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None:
+def load_corners(path: Path) -> tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None:
     """The kept corners, or ``None`` (none kept, or a file that is not ours: markers then)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
