@@ -211,6 +211,30 @@ def read_field(card: Image) -> Field | None:
     return Field(ink, tuple(boxes))
 
 
+GLARE_LEVEL = 248  # a washed-out pixel: every channel this bright (clipped by glare)
+PAPER_STRIPS = ((60, 0, 140, 30), (60, 250, 140, 280), (0, 110, 30, 170), (170, 110, 200, 170))
+
+
+def glare_hidden_pips(card: Image, field: Field | None, found: int) -> int:
+    """How many pips a washed-out patch (glare: every channel clipped, brighter than the
+    card's paper) in the pip field could hide, judged by the size of the pips found.
+
+    A card whose paper itself is clipped (overexposed) shows no glare: its pips are dark
+    on it, so nothing is hidden (0)."""
+    if field is None or found < 1:
+        return 0
+    paper = np.concatenate([card[y0:y1, x0:x1].min(axis=2).ravel()
+                            for x0, y0, x1, y1 in PAPER_STRIPS])
+    if float(np.percentile(paper, 25)) > GLARE_LEVEL - 15:
+        return 0
+    x0, y0, x1, y1 = PIP_AREA
+    washed = int(np.count_nonzero(card[y0:y1, x0:x1].min(axis=2) >= GLARE_LEVEL))
+    pip_sizes = [w * h for _, (_, _, w, h) in field.boxes if 0.45 <= w / h <= 1.5]
+    if not pip_sizes:
+        return 0
+    return int(washed // float(np.median(pip_sizes)))
+
+
 def read_pips(card: Image) -> list[Vector]:
     """Suit feature vectors of the pips in the card's centre (number cards and aces)."""
     return pips_of(read_field(card))
@@ -701,7 +725,12 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         if pips is None:
             pips = pips_of(field)
         expected = 1 if rank == "A" else int(rank)
-        if len(pips) != expected or letter is not None:
+        # glare may hide pips: then two corners that read the rank firmly and alike decide,
+        # with fewer pips, as long as the washed-out patch is large enough to hide the rest
+        hidden = (len(glyphs) == 2 and not weak and not turned and len({r for r, _ in ranks}) == 1
+                  and 0 < len(pips) < expected
+                  and glare_hidden_pips(views[0], field, len(pips)) >= expected - len(pips))
+        if (len(pips) != expected and not hidden) or letter is not None:
             return Reading(None, 0.0)  # pips hidden, or the rank was misread
         large, least = _pip_match(np.array(pips, np.float32), allowed)
         if least < th.pip_shape_score:

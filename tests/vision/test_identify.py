@@ -6,6 +6,7 @@ answers separately and allows none.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -267,3 +268,43 @@ def test_small_blurred_number_cards_are_settled_by_their_pips() -> None:
                 wrong += got is not None and got != card
     assert wrong == 0
     assert right >= total - 9  # of 144 (before the pips could settle a court-like rank: 129)
+
+
+def _glared(face: np.ndarray, paper_gain: float, patch: str) -> np.ndarray:
+    # a canonical card (paper dimmed or overexposed by ``paper_gain``) with its centre
+    # covered by a glare spot (clipped white) or by something grey (a shadow, a finger)
+    card = face.astype(np.float32) * paper_gain
+    yy, xx = np.mgrid[0:CARD_H, 0:CARD_W]
+    if patch == "glare":
+        spot = np.exp(-((xx - 100) ** 2 + (yy - 100) ** 2) / (2 * 30.0**2))
+        card += 400 * spot[:, :, None]
+    else:
+        card[(xx - 100) ** 2 + (yy - 100) ** 2 < 45**2] = 150
+    return np.clip(card, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("card", ["5S", "7H", "9C", "10D"])
+def test_pips_washed_out_by_glare_leave_the_firm_corners_to_decide(card: str) -> None:
+    for design in (0, 1, 2):
+        face = _canonical(render_card("standard", card, design))
+        # glare brighter than the paper hides pips: both corners, alike and firm, decide
+        assert identify_standard(_glared(face, 0.85, "glare")).card == card
+        # pips hidden by anything else, or on a card so overexposed that no glare can be
+        # told from its paper, still must all be seen
+        assert identify_standard(_glared(face, 0.85, "grey")).card is None
+        assert identify_standard(_glared(face, 1.3, "glare")).card is None
+
+
+def test_standard_cards_under_glare_are_read_and_never_wrong() -> None:
+    cond = replace(CONDITIONS["glare"], deck="standard", designs=(0, 1, 2))  # tuning designs
+    right = wrong = total = 0
+    for seed in range(1000, 1012):
+        scene = render_scene(cond, seed)
+        for q in find_cards(scene.image):
+            truth = max(scene.cards, key=lambda t: quad_iou(q, t.quad))
+            got = identify_standard(dewarp(scene.image, portrait(q))).card
+            right += got == truth.card
+            wrong += got is not None and got != truth.card
+        total += sum(t.visible >= 0.85 for t in scene.cards)
+    assert wrong == 0
+    assert right >= 56  # of 60 (52 while every pip had to be seen)
