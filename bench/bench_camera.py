@@ -28,7 +28,6 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -115,21 +114,16 @@ def bench_service(size: tuple[int, int], seconds: float) -> None:
     from companion.config import CameraSection
     from companion.inputs.camera import CameraFeed
     from companion.service import Settings, create_app
-    from companion.service.server import TableServer
+    from companion.service.server import serving_in_thread
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp) / "table", pin="2468", mdns=False,
                             public_host="127.0.0.1", port=0)
         feed = CameraFeed(CameraSection(source="sim", width=size[0], height=size[1]))
-        server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
         import httpx
 
-        url = f"http://127.0.0.1:{server.bound_port}"
-        with httpx.Client(base_url=url, timeout=10) as http:
+        with (serving_in_thread(create_app(settings, attachments=[feed])) as server,
+              httpx.Client(base_url=f"http://127.0.0.1:{server.bound_port}", timeout=10) as http):
             token = http.post("/api/auth", json={"pin": "2468", "name": "bench"}).json()["token"]
             headers = {"Authorization": f"Bearer {token}"}
             http.post("/api/matches", json={"game": "star-catcher", "players": list(PLAYERS)},
@@ -147,8 +141,6 @@ def bench_service(size: tuple[int, int], seconds: float) -> None:
         print(f"service with the sim camera at {size[0]}x{size[1]} (max {feed.max_fps:g} fps): "
               f"{fps:.1f} frames/s processed, resident memory {rss_mb():.0f} MB, live view "
               f"{len(view.content) // 1024} kB JPEG")
-        server.should_exit = True
-        thread.join(10)
 
 
 def main() -> None:

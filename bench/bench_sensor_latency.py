@@ -134,7 +134,7 @@ def through_the_service(matches: int) -> None:
     from companion.config import BoardSection
     from companion.inputs.board import BoardFeed
     from companion.service import Settings, create_app
-    from companion.service.server import TableServer
+    from companion.service.server import serving_in_thread
     from tests.service.sse import SseClient
 
     board = load_board_map()
@@ -151,77 +151,71 @@ def through_the_service(matches: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tc-bench-") as data:
         settings = Settings(data_dir=Path(data), pin="2468", mdns=False,
                             public_host="127.0.0.1", port=0)
-        server = TableServer(create_app(settings, attachments=[feed]), "127.0.0.1", 0)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        url = f"http://127.0.0.1:{server.bound_port}"
-        client = SseClient(url + "/api/stream")
-        try:
-            with httpx.Client(base_url=url, timeout=10) as http:
-                token = http.post("/api/auth", json={"pin": "2468"}).json()["token"]
-                headers = {"Authorization": f"Bearer {token}"}
-                sim = feed.simulator
-                source = feed.source
-                assert sim is not None and source is not None
-                source.subscribe(on_change)
+        with serving_in_thread(create_app(settings, attachments=[feed])) as server:
+            url = f"http://127.0.0.1:{server.bound_port}"
+            client = SseClient(url + "/api/stream")
+            try:
+                with httpx.Client(base_url=url, timeout=10) as http:
+                    token = http.post("/api/auth", json={"pin": "2468"}).json()["token"]
+                    headers = {"Authorization": f"Bearer {token}"}
+                    sim = feed.simulator
+                    source = feed.source
+                    assert sim is not None and source is not None
+                    source.subscribe(on_change)
 
-                def arrival(kind: str, timeout: float = 5.0) -> float:
-                    deadline = time.monotonic() + timeout
-                    while time.monotonic() < deadline:
-                        frame = client.next(timeout=deadline - time.monotonic())
-                        entry = frame.data.get("entry") if frame.kind == "change" else None
-                        if isinstance(entry, dict) and entry["event"]["type"] == kind:
-                            return frame.received
-                    raise RuntimeError(f"no {kind} reached the live stream")
+                    def arrival(kind: str, timeout: float = 5.0) -> float:
+                        deadline = time.monotonic() + timeout
+                        while time.monotonic() < deadline:
+                            frame = client.next(timeout=deadline - time.monotonic())
+                            entry = frame.data.get("entry") if frame.kind == "change" else None
+                            if isinstance(entry, dict) and entry["event"]["type"] == kind:
+                                return frame.received
+                        raise RuntimeError(f"no {kind} reached the live stream")
 
-                for _ in range(matches):
-                    sim.set_present(board.initial_layout())
-                    sim.settle(0.2)
-                    http.post("/api/matches", headers=headers,
-                              json={"game": "catch-mag", "players": ["Ann", "Ben"]})
-                    match = Match({"type": "setup", "game": "catch-mag",
-                                   "players": ["Ann", "Ben"]})
-                    colors = ("white", "green", "red", "yellow", "blue")
-                    free = [s for s in range(2, 31) if s not in (7, 13, 19, 25)]
-                    caught = 0
-                    while free:
-                        player = match.turn
-                        assert player is not None
-                        seat = match.players.index(player)
-                        ship = match.state.ships[seat]
-                        target = next((s for s in free if s > ship), None)
-                        if target is None:
-                            break
-                        roll = {"type": "roll", "player": player,
-                                "value": min(6, target - ship)}
-                        http.post("/api/events", headers=headers, json={"event": roll})
-                        arrival("roll")
-                        match.push(roll)
-                        space = match.state.ships[seat]
-                        if space not in free:
-                            continue
-                        free.remove(space)
-                        color = colors[caught % 5]  # spread so nobody wins
-                        caught += 1
-                        slot = f"S{seat + 1}.{color}.{rows(match.state)[player][color] + 1}"
-                        sim.lift_catch_mag()
-                        sim.lift(f"U{space}")
-                        sim.settle()
-                        placed = time.monotonic()
-                        sim.place(slot)
-                        got = arrival("catch")
-                        total.append(got - placed)
-                        to_pi.append(received[slot] - placed)
-                        pi_to_client.append(got - received[slot])
-                        match.push({"type": "catch", "player": player, "success": True,
-                                    "color": color})
-                        sim.return_catch_mag()
-        finally:
-            client.close()
-            server.should_exit = True
-            thread.join(10)
+                    for _ in range(matches):
+                        sim.set_present(board.initial_layout())
+                        sim.settle(0.2)
+                        http.post("/api/matches", headers=headers,
+                                  json={"game": "catch-mag", "players": ["Ann", "Ben"]})
+                        match = Match({"type": "setup", "game": "catch-mag",
+                                       "players": ["Ann", "Ben"]})
+                        colors = ("white", "green", "red", "yellow", "blue")
+                        free = [s for s in range(2, 31) if s not in (7, 13, 19, 25)]
+                        caught = 0
+                        while free:
+                            player = match.turn
+                            assert player is not None
+                            seat = match.players.index(player)
+                            ship = match.state.ships[seat]
+                            target = next((s for s in free if s > ship), None)
+                            if target is None:
+                                break
+                            roll = {"type": "roll", "player": player,
+                                    "value": min(6, target - ship)}
+                            http.post("/api/events", headers=headers, json={"event": roll})
+                            arrival("roll")
+                            match.push(roll)
+                            space = match.state.ships[seat]
+                            if space not in free:
+                                continue
+                            free.remove(space)
+                            color = colors[caught % 5]  # spread so nobody wins
+                            caught += 1
+                            slot = f"S{seat + 1}.{color}.{rows(match.state)[player][color] + 1}"
+                            sim.lift_catch_mag()
+                            sim.lift(f"U{space}")
+                            sim.settle()
+                            placed = time.monotonic()
+                            sim.place(slot)
+                            got = arrival("catch")
+                            total.append(got - placed)
+                            to_pi.append(received[slot] - placed)
+                            pi_to_client.append(got - received[slot])
+                            match.push({"type": "catch", "player": player, "success": True,
+                                        "color": color})
+                            sim.return_catch_mag()
+            finally:
+                client.close()
     ms = 1000.0
     extra = [v - debounce_s for v in total]
     print(f"rod landing -> catch at the live-stream client: n={len(total)} "

@@ -6,7 +6,6 @@ port in a thread, exactly as `companion serve` runs it.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -18,7 +17,7 @@ import httpx
 
 from companion.service import Settings, create_app
 from companion.service.app import TableAttachment
-from companion.service.server import TableServer
+from companion.service.server import serving_in_thread
 from tests.service.sse import SseClient, SseEvent
 
 PIN = "2468"
@@ -89,23 +88,14 @@ def live_table(tmp_path: Path, attachments: Sequence[TableAttachment],
     """Serve a table with ``attachments`` until the block ends, then stop it."""
     settings = Settings(data_dir=tmp_path / "table", pin=PIN, mdns=False,
                         public_host="127.0.0.1", port=0)
-    server = TableServer(create_app(settings, attachments=attachments), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    url = f"http://127.0.0.1:{server.bound_port}"
-    client = SseClient(url + "/api/stream")
-    try:
-        with httpx.Client(base_url=url, timeout=timeout) as http:
-            token = http.post("/api/auth", json={"pin": PIN, "name": "Ann's phone"})
-            assert token.status_code == 200, token.text
-            headers = {"Authorization": f"Bearer {token.json()['token']}"}
-            yield LiveTable(url, http, headers, Watcher(client))
-    finally:
-        client.close()
-        server.should_exit = True
-        thread.join(10)
-        assert not thread.is_alive(), "the server did not stop"
+    with serving_in_thread(create_app(settings, attachments=attachments)) as server:
+        url = f"http://127.0.0.1:{server.bound_port}"
+        client = SseClient(url + "/api/stream")
+        try:
+            with httpx.Client(base_url=url, timeout=timeout) as http:
+                token = http.post("/api/auth", json={"pin": PIN, "name": "Ann's phone"})
+                assert token.status_code == 200, token.text
+                headers = {"Authorization": f"Bearer {token.json()['token']}"}
+                yield LiveTable(url, http, headers, Watcher(client))
+        finally:
+            client.close()

@@ -188,19 +188,6 @@ class StarPlusAdapter:
         return [event]
 
 
-def shown_hands(state: TableState, players: tuple[str, ...]) -> dict[str, list[str]] | None:
-    """Every player's cards as shown in front of their seat, or ``None`` if one is unread."""
-    hands: dict[str, list[str]] = {p: [] for p in players}
-    for c in state.cards:
-        owner = _seat(c.zone)
-        if owner is None or owner not in hands:
-            continue
-        if c.card is None:
-            return None
-        hands[owner].append(c.card)
-    return {p: sorted(h) for p, h in hands.items()}
-
-
 @dataclass(frozen=True)
 class SeatReading:
     """The cards lying in front of one seat: those read, and how many could not be read."""
@@ -235,6 +222,14 @@ def read_seats(state: TableState, players: Sequence[str],
             read[owner].append(c.card)
     return {p: SeatReading(tuple(sorted(read[p])), unread[p]) for p in players}
 
+
+
+def shown_hands(state: TableState, players: tuple[str, ...]) -> dict[str, list[str]] | None:
+    """Every player's cards as shown in front of their seat, or ``None`` if one is unread."""
+    seats = read_seats(state, players)
+    if any(seat.unread for seat in seats.values()):
+        return None
+    return {p: list(seat.cards) for p, seat in seats.items()}
 
 @dataclass
 class HarryAdapter:

@@ -343,10 +343,7 @@ class CameraFeed:
         Returns the events entered; raises :class:`CameraFeedError` saying why
         none was (no Harry match, unreadable hands, a refusal).
         """
-        worker = self._worker
-        if worker is None:
-            raise CameraFeedError("the camera is not running")
-        return worker.request_round(dict(moths), timeout)
+        return self._running_worker().request_round(dict(moths), timeout)
 
     def shown_hands(self, timeout: float = LOOP_TIMEOUT) -> dict[str, Any]:
         """The hands shown in front of each seat now, for the phone to prefill its form.
@@ -357,9 +354,7 @@ class CameraFeed:
         :class:`CameraFeedError` saying why it cannot (no Harry or Collector match,
         no seat areas without the markers, a deck not enrolled).
         """
-        worker = self._worker
-        if worker is None:
-            raise CameraFeedError("the camera is not running")
+        worker = self._running_worker()
         return worker.call(worker.hands, timeout)
 
     @property

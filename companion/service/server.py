@@ -8,6 +8,10 @@ told to end. A short graceful timeout backs this up.
 from __future__ import annotations
 
 import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import uvicorn
 from fastapi import FastAPI
@@ -39,3 +43,26 @@ class TableServer(uvicorn.Server):
                 port: int = sock.getsockname()[1]
                 return port
         return self.config.port
+
+
+@contextmanager
+def serving_in_thread(app: FastAPI, host: str = "127.0.0.1", port: int = 0,
+                      start_timeout: float = 10.0) -> Iterator[TableServer]:
+    """Serve ``app`` from a background thread for the length of the block (benchmarks,
+    tests): it is listening when the block starts and stopped when it ends."""
+    server = TableServer(app, host, port)
+    thread = threading.Thread(target=server.run, name="table-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError(f"the table server did not start on {host}:{port}")
+        time.sleep(0.01)
+    try:
+        yield server
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    if thread.is_alive():
+        raise RuntimeError("the table server did not stop within 10 s")

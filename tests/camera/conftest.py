@@ -148,6 +148,27 @@ class CameraTable:
         return result
 
 
+CAMERA_TIMEOUT = 15.0
+"""Seconds the camera may take to enter what the simulated table shows."""
+
+
+def camera_entry(table: CameraTable, test: Callable[[SseEvent], bool], warned: int,
+                 what: str) -> SseEvent | None:
+    """The stream frame ``test`` picks out, entered by the camera; ``None`` if the camera
+    asked for the phone instead (a card it could not read) after ``warned`` warnings."""
+    deadline = time.monotonic() + CAMERA_TIMEOUT
+    while True:
+        try:
+            return table.watcher.wait_for(test, 0.5, what)
+        except AssertionError as exc:
+            warnings = table.feed.warnings
+            if table.feed.warning_count > warned and any("on the phone" in w for w in warnings):
+                return None
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{exc}; camera warnings: {warnings}; on the simulated "
+                                     f"table: {[c.card for c in table.sim.cards]}") from None
+
+
 @contextmanager
 def serving(tmp_path: Path, feed: CameraFeed, wait_for: str = "connected"
             ) -> Iterator[CameraTable]:

@@ -12,7 +12,6 @@ the same scores.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,29 +19,9 @@ from typing import Any
 from companion.games import rules_for
 from companion.games.collector import random_setup as collector_setup
 from companion.games.match import Match
-from tests.camera.conftest import CameraTable, Event, entry_like
-from tests.service.sse import SseEvent
+from tests.camera.conftest import CameraTable, Event, camera_entry, entry_like
 
 PLAYERS = ["Ann", "Ben"]
-CAMERA_TIMEOUT = 15.0
-
-
-def camera_entry(table: CameraTable, event: Event, warned: int) -> SseEvent | None:
-    """The stream frame of the camera's entry of ``event``; ``None`` if the camera asked
-    for the phone instead (a card it could not read)."""
-    deadline = time.monotonic() + CAMERA_TIMEOUT
-    while True:
-        try:
-            return table.watcher.wait_for(entry_like(event), 0.5, f"the camera's {event}")
-        except AssertionError as exc:
-            warnings = table.feed.warnings
-            if table.feed.warning_count > warned and any("on the phone" in w for w in warnings):
-                return None
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{exc}; camera warnings: {warnings}; on the simulated "
-                                     f"table: {[c.card for c in table.sim.cards]}") from None
-
-
 def play(table: CameraTable, mirror: Match, rng: random.Random, *,
          done: Callable[[Match], bool],
          act: Callable[[Event, Any], bool] | None = None,
@@ -58,7 +37,7 @@ def play(table: CameraTable, mirror: Match, rng: random.Random, *,
         event = rules.random_event(state, rng)
         warned = table.feed.warning_count
         if act(event, state):
-            frame = camera_entry(table, event, warned)
+            frame = camera_entry(table, entry_like(event), warned, f"the camera's {event}")
             if frame is None:
                 # the camera asked for help (a card it could not read): as a player would
                 table.post_event(event)

@@ -16,7 +16,6 @@ log gives the same scores.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,10 @@ from typing import Any
 from companion.games import rules_for
 from companion.games.collector import random_setup
 from companion.games.match import Match
-from tests.camera.conftest import CameraTable, Event, entry_like
+from tests.camera.conftest import CAMERA_TIMEOUT, CameraTable, Event, camera_entry, entry_like
 from tests.service.sse import SseEvent
 
 PLAYERS = ["Ann", "Ben"]
-CAMERA_TIMEOUT = 15.0
 
 
 def result_of(mirror: Match, event: Event) -> dict[str, Any] | None:
@@ -56,18 +54,7 @@ def same_play(mirror: Match, event: Event) -> Callable[[SseEvent], bool]:
 def camera_play(table: CameraTable, mirror: Match, event: Event,
                 warned: int) -> SseEvent | None:
     """The stream frame of the camera's entry of ``event``; ``None`` if it asked the phone."""
-    deadline = time.monotonic() + CAMERA_TIMEOUT
-    test = same_play(mirror, event)
-    while True:
-        try:
-            return table.watcher.wait_for(test, 0.5, f"the camera's {event}")
-        except AssertionError as exc:
-            warnings = table.feed.warnings
-            if table.feed.warning_count > warned and any("on the phone" in w for w in warnings):
-                return None
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{exc}; camera warnings: {warnings}; on the simulated "
-                                     f"table: {[c.card for c in table.sim.cards]}") from None
+    return camera_entry(table, same_play(mirror, event), warned, f"the camera's {event}")
 
 
 def by_phone(table: CameraTable, event: Event) -> SseEvent:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -14,6 +15,13 @@ from vision.enrolled import Gallery
 from vision.pipeline import Detection, Recognizer
 from vision.render import TEST_DESIGNS, Conditions
 from vision.tracker import Tracker
+
+
+class _Adapter(Protocol):
+    def on_change(self, change: Any) -> list[dict[str, object]]: ...
+
+
+A = TypeVar("A", bound=_Adapter)
 
 
 def _memo(detect: Callable[[np.ndarray], list[Detection]]
@@ -30,14 +38,15 @@ def _memo(detect: Callable[[np.ndarray], list[Detection]]
     return run
 
 
-class Camera:
+class Camera(Generic[A]):
     """Footage of a scripted table, fed through the real pipeline, tracker and adapter."""
 
-    def __init__(self, gallery: Gallery, match: Match) -> None:
-        self.table = Table("star-catcher", seed=11)
-        self.detect = _memo(Recognizer(gallery).detect)
-        self.tracker = Tracker()
-        self.adapter = StarCatcherAdapter(match)
+    def __init__(self, table: Table, recognizer: Recognizer, adapter: A,
+                 tracker: Tracker | None = None) -> None:
+        self.table = table
+        self.detect = _memo(recognizer.detect)
+        self.tracker = tracker or Tracker()
+        self.adapter = adapter
         self.events: list[dict[str, object]] = []
 
     def film(self) -> None:
@@ -47,12 +56,17 @@ class Camera:
                 self.events += self.adapter.on_change(change)
 
 
+def _star_catcher(gallery: Gallery, match: Match) -> Camera[StarCatcherAdapter]:
+    return Camera(Table("star-catcher", seed=11), Recognizer(gallery),
+                  StarCatcherAdapter(match))
+
+
 def _setup() -> dict[str, object]:
     return {"type": "setup", "game": "star-catcher", "players": ["Ann", "Ben"]}
 
 
 def test_a_scripted_sequence_gives_table_and_play_events(galleries: dict[str, Gallery]) -> None:
-    cam = Camera(galleries["star-catcher"], Match(_setup()))
+    cam = _star_catcher(galleries["star-catcher"], Match(_setup()))
     for card in ("D4", "D8", "C1", "D5**"):
         cam.table.put(card)
     cam.film()
@@ -80,7 +94,7 @@ def test_a_scripted_sequence_gives_table_and_play_events(galleries: dict[str, Ga
 
 def test_an_illegal_reading_is_a_warning_not_a_score(galleries: dict[str, Gallery]) -> None:
     match = Match(_setup())
-    cam = Camera(galleries["star-catcher"], match)
+    cam = _star_catcher(galleries["star-catcher"], match)
     for card in ("D4", "D8", "C1", "D5**"):
         cam.table.put(card)
     cam.film()
@@ -101,7 +115,7 @@ def test_a_full_round_on_camera_scores_as_its_table_log(galleries: dict[str, Gal
     while truth.summary()["round"] == 1:
         truth.push(truth.random_event(rng))
     seen = Match(_setup())
-    cam = Camera(galleries["star-catcher"], seen)
+    cam = _star_catcher(galleries["star-catcher"], seen)
     for event in truth.events:
         if event["type"] == "table":
             for card in event["cards"]:
@@ -128,29 +142,21 @@ def test_a_full_round_on_camera_scores_as_its_table_log(galleries: dict[str, Gal
 def test_star_plus_cards_put_on_a_pile_are_that_players_play(
         galleries: dict[str, Gallery]) -> None:
     match = Match({"type": "setup", "game": "star-plus", "players": ["Ann", "Ben"]})
-    table = Table("star-plus", seed=5)
-    detect = _memo(Recognizer(galleries["star-plus"]).detect)
-    tracker = Tracker(zone_of=two_seats)
-    adapter = StarPlusAdapter(match)
-    events: list[dict[str, object]] = []
-
-    def film() -> None:
-        for frame in table.footage():
-            change = tracker.update(frame, detect)
-            if change is not None:
-                events.extend(adapter.on_change(change))
+    cam = Camera(Table("star-plus", seed=5), Recognizer(galleries["star-plus"]),
+                 StarPlusAdapter(match), Tracker(zone_of=two_seats))
+    table, adapter, events = cam.table, cam.adapter, cam.events
 
     table.put_at(0, "1")  # Ann: target 1
-    film()
+    cam.film()
     table.put_at(5, "2")  # Ben: target 2; Ann's play is complete
-    film()
+    cam.film()
     assert events == [{"type": "play", "player": "Ann", "cards": ["1"]}]
     # Ann: target 3 as 2 + 1, one on top of the other (a 1 straight onto her 1
     # would not change what the camera sees)
     table.put_at(0, "2")
-    film()
+    cam.film()
     table.put_at(0, "1")
-    film()
+    cam.film()
     events.extend(adapter.flush())
     assert events[1:] == [{"type": "play", "player": "Ben", "cards": ["2"]},
                           {"type": "play", "player": "Ann", "cards": ["2", "1"]}]
@@ -190,40 +196,32 @@ def test_collector_plays_are_settled_by_what_leaves_the_table() -> None:
                   conditions=Conditions(deck="standard", table="dark", designs=TEST_DESIGNS))
     for slot, card in zip((0, 2, 4, 13), ("7H", "QS", "2D", "9C"), strict=True):
         table.put_at(slot, card)
-    tracker = Tracker()
-    adapter = CollectorAdapter(match)
-    detect = _memo(Recognizer("standard").detect)
-    events: list[dict[str, object]] = []
+    cam = Camera(table, Recognizer("standard"), CollectorAdapter(match))
+    events = cam.events
 
-    def film() -> None:
-        for frame in table.footage():
-            change = tracker.update(frame, detect)
-            if change is not None:
-                events.extend(adapter.on_change(change))
-
-    film()  # the four targets
+    cam.film()  # the four targets
     assert events == []
     table.put_at(1, "8H", at=(447, 170))  # Ann: one higher, same suit, beside the 7H
-    film()
+    cam.film()
     del table.slots[0]  # she takes the 7H
-    film()
+    cam.film()
     table.put_at(14, "JS")  # Ben: 11 beside the 9C: neither rule applies (he draws)
-    film()
+    cam.film()
     table.put_at(3, "2H", at=(760, 330))  # Ann: equal to the 2D beside it; settles Ben's
-    film()
+    cam.film()
     del table.slots[3], table.slots[4]  # both go to her collection; 4 targets remain
-    film()
+    cam.film()
     table.put_at(12, "3S")  # Ben: lower than the 9C beside it, no second: collects it
-    film()
+    cam.film()
     del table.slots[13]
-    film()
+    cam.film()
     assert events == [
         {"type": "play", "player": "Ann", "target": "7H", "card": "8H"},
         {"type": "play", "player": "Ben", "target": "9C", "card": "JS"},
         {"type": "play", "player": "Ann", "target": "2D", "card": "2H"},
         {"type": "play", "player": "Ben", "target": "9C", "card": "3S"},
     ]
-    assert adapter.warnings == []
+    assert cam.adapter.warnings == []
     summary = match.summary()
     assert summary["collections"]["Ann"]["up"] == ["7H", "2D", "2H"]
     assert summary["collections"]["Ben"]["down"] == ["9C"]
