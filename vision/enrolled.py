@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detect import CARD_H, CARD_W, dewarp, find_cards, portrait
+from vision.refusal import Refusal
 from vision.standard import matvec
 
 Image = NDArray[np.uint8]
@@ -242,6 +243,8 @@ class Match:
     card: str | None
     score: float
     runner_up: float
+    reason: Refusal | None = None
+    """Why ``card`` is ``None`` (``None`` when it was named)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from vision.detect import (
     portrait,
 )
 from vision.enrolled import Gallery, default_store
+from vision.refusal import Refusal
 from vision.standard import identify_standard
 
 Image = NDArray[np.uint8]
@@ -51,6 +52,8 @@ class Detection:
     card: str | None
     quad: NDArray[np.float32]  # 4 x 2 image pixels, starting at a short (top or bottom) side
     score: float
+    reason: Refusal | None = None
+    """Why ``card`` is ``None`` (``None`` when it was named)."""
 
     def to_json(self) -> dict[str, object]:
         return {"card": self.card,

@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from vision.decks import RANKS, STANDARD, is_red
 from vision.detect import CARD_H, CARD_W
+from vision.refusal import Refusal
 from vision.render import TRAIN_DESIGNS, render_card
 
 Image = NDArray[np.uint8]
@@ -443,6 +444,8 @@ class Reading:
     card: str | None
     score: float
     """How sure: the weaker of the rank and suit match scores (0 when unknown)."""
+    reason: Refusal | None = None
+    """Why ``card`` is ``None`` (``None`` when it was named)."""
 
 
 def _suit_scores(vectors: NDArray[np.float32], labels: tuple[str, ...], v: Vector,
