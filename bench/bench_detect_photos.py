@@ -18,7 +18,6 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, honestly: set before numpy loads
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -32,20 +31,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from vision.detect import dewarp, find_cards_with_alternates, portrait
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def photos_dir() -> Path:
-    """``$TABLE_COMPANION_PHOTOS``, else ``../shared/photos`` beside the repository."""
-    env = os.environ.get("TABLE_COMPANION_PHOTOS")
-    return Path(env) if env else REPO.parent / "shared" / "photos"
-
-
-def source_of(image: str) -> str:
-    """The folder a photo comes from (``guillex7/template``, ``alkenderesi``, ...)."""
-    parts = image.split("/")
-    return "/".join(parts[:2]) if parts[0] == "guillex7" else parts[0]
+from vision.photos import FOLDERS, load_photos, missing_reason, photos_dir
 
 
 @dataclass
@@ -57,11 +43,6 @@ class Tally:
     ms: list[float] = field(default_factory=list)
 
 
-def inside(box: list[float], point: np.ndarray) -> bool:
-    x0, y0, x1, y1 = box
-    return bool(x0 <= point[0] <= x1 and y0 <= point[1] <= y1)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--photos", type=Path, default=None)
@@ -70,19 +51,16 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     root = args.photos or photos_dir()
-    labels = root / "labels.jsonl"
-    if not labels.is_file():
-        print(f"skipped: no real photos at {root} (set TABLE_COMPANION_PHOTOS)")
+    reason = missing_reason(root)
+    if reason is not None:
+        print(f"skipped: {reason}")
         return 0
     cv2.setNumThreads(1)
     if args.dump:
         args.dump.mkdir(parents=True, exist_ok=True)
     tallies: dict[str, Tally] = defaultdict(Tally)
-    for line in labels.read_text().splitlines():
-        entry = json.loads(line)
-        image = cv2.imread(str(root / entry["image"]))
-        if image is None:
-            continue
+    for photo in load_photos(root):
+        image = photo.read()
         best = float("inf")
         for _ in range(max(1, args.repeat)):
             t0 = time.perf_counter()
@@ -90,25 +68,25 @@ def main() -> int:
             best = min(best, time.perf_counter() - t0)
         quads = [q for q, _ in found]
         centres = [q.mean(axis=0) for q in quads]
-        t = tallies[source_of(entry["image"])]
+        t = tallies[photo.folder]
         t.images += 1
         t.ms.append(1000 * best)
-        boxes = [c["box"] for c in entry["cards"]]
-        hit = [any(inside(b, c) for c in centres) for b in boxes]
-        extra = [i for i, c in enumerate(centres) if not any(inside(b, c) for b in boxes)]
-        t.cards += len(boxes)
+        hit = [any(card.contains(*c) for c in centres) for card in photo.cards]
+        extra = [i for i, c in enumerate(centres)
+                 if not any(card.contains(*c) for card in photo.cards)]
+        t.cards += len(hit)
         t.found += sum(hit)
         t.extra += len(extra)
         if args.verbose and (not all(hit) or extra):
-            missed = [c["card"] for c, h in zip(entry["cards"], hit, strict=True) if not h]
-            print(f"{entry['image']}: missed {missed} extra "
+            missed = [c.card for c, h in zip(photo.cards, hit, strict=True) if not h]
+            print(f"{photo.name}: missed {missed} extra "
                   f"{[quads[i].round().astype(int).tolist() for i in extra]}")
         if args.dump:
-            stem = entry["image"].replace("/", "_").rsplit(".", 1)[0]
+            stem = photo.name.replace("/", "_").rsplit(".", 1)[0]
             shown = image.copy()
-            for b in boxes:
-                cv2.rectangle(shown, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])),
-                              (255, 0, 0), 2)
+            for card in photo.cards:
+                x0, y0, x1, y1 = card.box
+                cv2.rectangle(shown, (x0, y0), (x1, y1), (255, 0, 0), 2)
             for i, q in enumerate(quads):
                 colour = (0, 0, 255) if i in extra else (0, 255, 0)
                 cv2.polylines(shown, [q.round().astype(np.int32)], True, colour, 2)
@@ -117,7 +95,7 @@ def main() -> int:
     print(f"{'source':20} {'images':>6} {'cards':>6} {'found':>6} {'recall':>7} "
           f"{'extra':>6} {'ms/img':>7} {'max ms':>7}")
     total = Tally()
-    for name in sorted(tallies):
+    for name in [f for f in FOLDERS if f in tallies] + sorted(set(tallies) - set(FOLDERS)):
         t = tallies[name]
         total.images += t.images
         total.cards += t.cards
