@@ -24,6 +24,15 @@ from vision.standard import identify_standard
 
 Image = NDArray[np.uint8]
 
+MIN_SIDE_PX = 40.0
+"""A standard card whose short sides are narrower than this (mean of the two, in image
+pixels) is reported as too small without being read: its corner index is a few pixels
+of ink, and a guess from it would risk a wrong card."""
+
+MIN_SIDE_PX_TAUGHT = 30.0
+"""The same for a taught deck, which compares the whole face and so reads smaller cards
+(rendered scenes: quads of 38-40 px named right, none wrong)."""
+
 BORDER_GUESSES = (0.06, 0.10)
 """Widths (in card widths) of a printed white border that blur or a light table can hide:
 a card found by its coloured panel alone is tried again this much larger."""
@@ -56,9 +65,26 @@ class Detection:
     """Why ``card`` is ``None`` (``None`` when it was named)."""
 
     def to_json(self) -> dict[str, object]:
+        """The command line's and the camera API's form; ``reason`` is ``null`` when named.
+
+        >>> q = np.float32([[0, 0], [50, 0], [50, 70], [0, 70]])
+        >>> Detection(None, q, 0.0, Refusal.GLARE).to_json()["reason"]
+        'glare'
+        """
         return {"card": self.card,
                 "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
-                "score": round(self.score, 3)}
+                "score": round(self.score, 3),
+                "reason": None if self.reason is None else self.reason.value}
+
+
+def short_side(quad: NDArray[np.float32]) -> float:
+    """The mean length of a portrait quad's two short sides (its first and third), in pixels.
+
+    >>> short_side(np.float32([[0, 0], [30, 0], [34, 50], [0, 50]]))
+    32.0
+    """
+    q = np.asarray(quad, np.float64)
+    return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
 
 
 class Recognizer:
@@ -77,11 +103,19 @@ class Recognizer:
 
     def identify(self, card: Image) -> tuple[str | None, float]:
         """Identify one canonical card image."""
-        if self.gallery is None:
-            r = identify_standard(card)
-            return r.card, r.score
-        m = self.gallery.identify(card)
-        return m.card, m.score
+        name, score, _ = self.read(card)
+        return name, score
+
+    def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
+        """Identify one canonical card image, with the reader's reason when it stays unknown."""
+        r = identify_standard(card) if self.gallery is None else self.gallery.identify(card)
+        return r.card, r.score, None if r.card is not None else r.reason
+
+    def _read_quad(self, image: Image, quad: NDArray[np.float32]
+                   ) -> tuple[str | None, float, Refusal | None]:
+        if short_side(quad) < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
+            return None, 0.0, Refusal.TOO_SMALL
+        return self.read(dewarp(image, quad))
 
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
@@ -89,12 +123,14 @@ class Recognizer:
         h, w = image.shape[:2]
         for quad, alternates in find_cards_with_alternates(image, self.settings):
             q = portrait(quad)
-            card, score = self.identify(dewarp(image, q))
+            # a fallback below that names the card replaces the quad; one that does not
+            # leaves the first quad's reason
+            card, score, reason = self._read_quad(image, q)
             if card is None and self.gallery is not None:
                 # the outline that won may be a halo round the card: try the runners-up
                 for alt in alternates:
                     a = portrait(alt.quad())
-                    again, again_score = self.identify(dewarp(image, a))
+                    again, again_score, _ = self._read_quad(image, a)
                     if again is not None:
                         q, card, score = a, again, again_score
                         break
@@ -104,7 +140,7 @@ class Recognizer:
                 around = cards_round_panel(image, q, self.settings)
                 if around:
                     a = portrait(around[0])
-                    again, again_score = self.identify(dewarp(image, a))
+                    again, again_score, _ = self._read_quad(image, a)
                     if again is not None:
                         q, card, score = a, again, again_score
             if card is None and self.gallery is not None:
@@ -112,9 +148,9 @@ class Recognizer:
                     bigger = grown(q, border)
                     if bigger.min() < 0 or bigger[:, 0].max() >= w or bigger[:, 1].max() >= h:
                         break
-                    again, again_score = self.identify(dewarp(image, bigger))
+                    again, again_score, _ = self._read_quad(image, bigger)
                     if again is not None:
                         q, card, score = bigger, again, again_score
                         break
-            out.append(Detection(card, q, score))
+            out.append(Detection(card, q, score, None if card is not None else reason))
         return out
