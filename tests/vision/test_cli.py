@@ -15,6 +15,7 @@ import pytest
 from vision.cli import main
 from vision.decks import deck_ids
 from vision.detect import quad_iou
+from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
 
 ROOT = Path(__file__).parents[2]
@@ -47,7 +48,10 @@ def test_enroll_then_detect_prints_one_json_object_per_image(
         out = json.loads(line)
         assert set(out) == {"image", "cards"} and out["image"] == str(path)
         for card in out["cards"]:
-            assert set(card) == {"card", "quad", "score"}
+            assert set(card) == {"card", "quad", "score", "reason"}
+            # a reason only for an unknown card, and one from the fixed list
+            assert card["reason"] is None or (card["card"] is None
+                                              and card["reason"] in set(Refusal))
             assert len(card["quad"]) == 4 and all(len(p) == 2 for p in card["quad"])
             assert 0 <= card["score"] <= 1.01
             truth = max(scene.cards, key=lambda t: quad_iou(np.array(card["quad"]), t.quad))

@@ -10,6 +10,7 @@ import pytest
 
 import vision.pipeline as pipeline
 from vision.cli import main
+from vision.detect import portrait
 from vision.enrolled import Gallery, Match
 from vision.pipeline import MIN_SIDE_PX, Recognizer, short_side
 from vision.refusal import Refusal
@@ -72,7 +73,7 @@ def test_a_card_too_small_is_refused_without_running_the_reader(
 def test_the_size_is_the_short_side_however_the_card_lies() -> None:
     # a card lying sideways (long side horizontal), tilted: its width is the short side
     sideways = np.array([[0, 0], [84, 0], [84, 60], [0, 60]], np.float32)
-    assert short_side(pipeline.portrait(sideways)) == 60.0
+    assert short_side(portrait(sideways)) == 60.0
     slanted = np.array([[0, 0], [30, 0], [40, 56], [0, 56]], np.float32)
     assert short_side(slanted) == 35.0
 
