@@ -45,7 +45,7 @@ class DetectorSettings:
     """Tunable limits. With a calibrated table, ``card_area`` is known exactly."""
 
     min_area_fraction: float = 0.0012  # smallest card as a fraction of the image (no calibration)
-    max_area_fraction: float = 0.25
+    max_area_fraction: float = 0.9
     card_area: float | None = None  # expected card area in pixels, when calibrated
     min_fill: float = 0.88  # contour area / quad area
     aspect_range: tuple[float, float] = (1.02, 2.25)  # long / short side: 35 degrees of tilt
@@ -180,6 +180,25 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     return quad
 
 
+FRAME_MARGIN = 3.0
+"""Pixels from the image's border within which a quad's corner lies on the frame."""
+
+
+def _on_frame(q: Quad, w: int, h: int) -> bool:
+    """Whether a side of ``q`` runs along the image's border: the frame cut what lies
+    there (a card half out of view, the table, a sheet of paper), so that side is not a
+    card's edge.
+
+    >>> _on_frame(np.float32([[0, 10], [50, 10], [50, 80], [0, 80]]), 100, 100)
+    True
+    >>> _on_frame(np.float32([[5, 10], [50, 10], [50, 80], [5, 80]]), 100, 100)
+    False
+    """
+    near = np.stack([q[:, 0] <= FRAME_MARGIN, q[:, 1] <= FRAME_MARGIN,
+                     q[:, 0] >= w - 1 - FRAME_MARGIN, q[:, 1] >= h - 1 - FRAME_MARGIN])
+    return bool((near & near[:, _NEXT]).any())
+
+
 def _quality(contour: NDArray[np.int32], quad: Quad) -> float:
     """How card-like a candidate is: the contour fills the quad, in a card's proportions."""
     quad_area = max(cv2.contourArea(quad), 1.0)
@@ -288,7 +307,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
                 continue
             contour = np.asarray(c, np.int32)
             q = quad_from_contour(contour, settings, image_area, refine=False)
-            if q is not None:
+            if q is not None and not _on_frame(q, w, h):
                 found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
             else:
                 _, _, bw, bh = cv2.boundingRect(contour)
@@ -296,6 +315,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
                     open_outlines.append(contour)
     # best-shaped first: a tight card outline before a blob of two overlapping cards
     found.sort(key=lambda t: -t[0] * t[2])
+    found = _without_blobs(found)
     kept: list[Quad] = []
     twins: list[list[Quad]] = []
     others: list[list[Outline]] = []
@@ -334,6 +354,47 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
         out = [(q, alt) for q, alt in out
                if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
     return out
+
+
+BLOB_PART = (0.15, 0.7)
+"""Area of a card inside a blob of cards, as a fraction of the blob's outline."""
+
+
+def _without_blobs(found: list[tuple[float, Quad, float, NDArray[np.int32]]],
+                   ) -> list[tuple[float, Quad, float, NDArray[np.int32]]]:
+    """``found`` less the outlines round several cards.
+
+    Cards side by side, or four in a square, make one outline in a card's proportions
+    (two cards long side to long side: 126 x 88 mm, a card's 1.4), larger than either
+    card, so it would be taken first and hide them. It holds two or more separate
+    card-shaped outlines that each reach its edge on two or more sides. One such
+    outline is not enough: a card's own outline often holds a fragment of it (a part
+    the light or the print cut off); a card's printed panel keeps a border all round.
+    """
+    blobs: set[int] = set()
+    for i, (area, q, _, _) in enumerate(found):
+        x0, y0 = q.min(axis=0)
+        x1, y1 = q.max(axis=0)
+        to_unit: NDArray[np.float64] | None = None
+        parts: list[Quad] = []
+        for area_in, inner, _, _ in found:
+            if not BLOB_PART[0] * area <= area_in <= BLOB_PART[1] * area:
+                continue
+            centre = inner.mean(axis=0)
+            if not (x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1 and _contains(q, centre)):
+                continue
+            if any(_iou(inner, p) > 0.2 for p in parts):
+                continue  # the same card again (its inner and outer outline)
+            if to_unit is None:
+                to_unit = cv2.getPerspectiveTransform(np.asarray(q, np.float32), _UNIT_SQUARE)
+            uv = cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_unit)[0]
+            lo, hi = uv.min(axis=0), uv.max(axis=0)
+            if int((lo < PANEL_MARGIN).sum() + (hi > 1 - PANEL_MARGIN).sum()) >= 2:
+                parts.append(inner)
+                if len(parts) == 2:
+                    blobs.add(i)
+                    break
+    return [f for i, f in enumerate(found) if i not in blobs]
 
 
 PANEL_MARGIN = 0.025
@@ -394,7 +455,7 @@ def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
             continue
         contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
         q = quad_from_contour(contour, settings, float(h * w), refine=False)
-        if q is not None:
+        if q is not None and not _on_frame(q, w, h):
             out.append((contour, q))
     return out
 
