@@ -386,7 +386,8 @@ def _without_blobs(found: list[tuple[float, Quad, float, NDArray[np.int32]]],
             if any(_iou(inner, p) > 0.2 for p in parts):
                 continue  # the same card again (its inner and outer outline)
             if to_unit is None:
-                to_unit = cv2.getPerspectiveTransform(np.asarray(q, np.float32), _UNIT_SQUARE)
+                to_unit = np.asarray(cv2.getPerspectiveTransform(
+                    np.asarray(q, np.float32), _UNIT_SQUARE), np.float64)
             uv = cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_unit)[0]
             lo, hi = uv.min(axis=0), uv.max(axis=0)
             if int((lo < PANEL_MARGIN).sum() + (hi > 1 - PANEL_MARGIN).sum()) >= 2:
