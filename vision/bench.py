@@ -17,8 +17,9 @@ does).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 
@@ -29,6 +30,8 @@ from vision.pipeline import Detection, Recognizer
 from vision.render import CONDITIONS, Scene, TrueCard, render_card, render_scene, with_deck
 
 VISIBLE = 0.85  # a card counts as findable when at least this much of it shows
+NO_REASON = "(no reason)"
+"""The key of unknown cards whose reader gave no reason."""
 
 
 @dataclass
@@ -42,6 +45,8 @@ class Tally:
     frames: int = 0
     wall_seconds: float = 0.0  # elapsed time
     cpu_seconds: float = 0.0  # CPU time of this process
+    refusals: Counter[str] = field(default_factory=Counter)
+    """Findable cards found but not named, by the reader's reason."""
 
     def add(self, scene: Scene, detections: list[Detection], wall_seconds: float,
             cpu_seconds: float) -> None:
@@ -71,8 +76,11 @@ class Tally:
             self.findable += 1
             if i in best and best[i][0] >= 0.6:
                 self.found += 1
-                if best[i][1].card == tc.card:
+                seen = best[i][1]
+                if seen.card == tc.card:
                     self.right += 1
+                elif seen.card is None:
+                    self.refusals[NO_REASON if seen.reason is None else seen.reason.value] += 1
 
     def row(self) -> dict[str, float]:
         return {
@@ -139,7 +147,8 @@ def run(decks: Iterable[str], conditions: Iterable[str], scenes: int, first_seed
 
 
 def report(results: list[tuple[str, str, Tally]]) -> str:
-    """One line per deck and condition; time in milliseconds per frame, CPU then wall."""
+    """One line per deck and condition; time in milliseconds per frame, CPU then wall.
+    Under a row whose found cards stayed unknown, an indented line counts them by reason."""
     lines = [f"{'deck':17s} {'condition':12s} {'cards':>5s} {'recall':>7s} {'ident':>7s} "
              f"{'wrong':>7s} {'wrong#':>6s} {'phantom':>7s} {'cpu-ms':>7s} {'wall-ms':>7s}"]
     for deck, name, t in results:
@@ -147,4 +156,7 @@ def report(results: list[tuple[str, str, Tally]]) -> str:
         lines.append(f"{deck:17s} {name:12s} {t.findable:5d} {r['recall']:7.1%} "
                      f"{r['accuracy']:7.1%} {r['wrong']:7.2%} {t.wrong:6d} {t.phantoms:7d} "
                      f"{r['cpu_ms']:7.1f} {r['wall_ms']:7.1f}")
+        if t.refusals:
+            lines.append("    unknown: " + ", ".join(
+                f"{reason} {n}" for reason, n in t.refusals.most_common()))
     return "\n".join(lines)

@@ -8,8 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from vision.bench import Tally, report, run
+from vision.bench import NO_REASON, Tally, report, run
 from vision.pipeline import Detection
+from vision.refusal import Refusal
 from vision.render import Scene, TrueCard
 
 
@@ -37,6 +38,24 @@ def test_tally_counts_right_wrong_unknown_hidden_and_phantom_cards() -> None:
     assert abs(row["wrong"] - 2 / 3) < 1e-9
     assert abs(row["wall_ms"] - 20.0) < 1e-9
     assert abs(row["cpu_ms"] - 15.0) < 1e-9
+
+
+def test_found_cards_left_unknown_are_counted_by_reason_under_their_row() -> None:
+    scene = Scene(np.zeros((720, 1280, 3), np.uint8),
+                  (TrueCard("QS", _quad(0, 0), 1.0), TrueCard("7H", _quad(300, 0), 1.0),
+                   TrueCard("2C", _quad(600, 0), 1.0), TrueCard("AD", _quad(900, 0), 0.4)),
+                  np.eye(3))
+    dets = [Detection(None, _quad(0, 0).astype(np.float32), 0.0, Refusal.GLARE),
+            Detection(None, _quad(300, 2).astype(np.float32), 0.0, Refusal.GLARE),
+            Detection(None, _quad(600, 0).astype(np.float32), 0.0),  # no reason given
+            Detection(None, _quad(900, 0).astype(np.float32), 0.0, Refusal.TOO_SMALL),  # hidden
+            Detection(None, _quad(300, 400).astype(np.float32), 0.0, Refusal.NO_MATCH)]  # phantom
+    t = Tally()
+    t.add(scene, dets, 0.01, 0.01)
+    assert t.refusals == {"glare": 2, NO_REASON: 1}
+    _, row, reasons = report([("standard", "glare", t)]).splitlines()
+    assert row.split()[:2] == ["standard", "glare"]
+    assert reasons == f"    unknown: glare 2, {NO_REASON} 1"
 
 
 def test_the_report_names_cpu_and_wall_time_apart() -> None:
