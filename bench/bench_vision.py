@@ -1,6 +1,8 @@
 """Print the vision benchmark: python bench/bench_vision.py [--scenes N] [...]
 
-Same as ``companion vision bench``; see vision/bench.py for what is measured.
+The rendered scenes (``companion vision bench``, see vision/bench.py), then the real
+photos beside them (``companion vision bench --photos``, see vision/photobench.py; one
+line saying why where the photos are absent). With ``--photos``, the real photos only.
 """
 
 from __future__ import annotations
@@ -19,4 +21,9 @@ from vision.cli import main
 
 if __name__ == "__main__":
     cv2.setNumThreads(1)  # the target is one core of the Pi
-    raise SystemExit(main(["bench", *sys.argv[1:]]))
+    args = sys.argv[1:]
+    status = main(["bench", *args])
+    if status == 0 and "--photos" not in args:
+        print()
+        status = main(["bench", "--photos", *args])  # the scene options are not used there
+    raise SystemExit(status)

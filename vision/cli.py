@@ -1,7 +1,9 @@
 """``companion vision enroll|detect|bench``: the command-line contract.
 
 ``detect`` prints one JSON object per image on standard output:
-``{"image": PATH, "cards": [{"card": "QS", "quad": [[x, y], ...], "score": 0.97}]}``.
+``{"image": PATH, "cards": [{"card": "QS", "quad": [[x, y], ...], "score": 0.97,
+"reason": null}]}`` (``reason``: why an unknown card, ``"card": null``, was not named).
+``bench --photos`` scores the standard deck on the real photos instead of rendered scenes.
 Errors go to standard error as one plain line, with exit status 2.
 """
 
@@ -46,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=1,
                    help="recognise each frame this many times and keep its least time "
                         "(steadier figures on a shared machine)")
+    b.add_argument("--photos", action="store_true",
+                   help="score the standard deck on the real photos ($TABLE_COMPANION_PHOTOS, "
+                        "else ../shared/photos beside the repository) instead")
     return p
 
 
@@ -120,6 +125,13 @@ def _bench(args: argparse.Namespace) -> int:
     from vision.bench import report, run
     from vision.render import CONDITIONS
 
+    if args.photos:
+        from vision.photobench import bench_photos
+
+        if args.repeat < 1:
+            raise ValueError(f"repeat must be at least 1, not {args.repeat}")
+        print(bench_photos(args.repeat), flush=True)  # or the one line saying why not
+        return 0
     decks = [d for d in args.decks.split(",") if d]
     for d in decks:
         if d not in DECKS:

@@ -122,8 +122,37 @@ def test_bench_prints_a_row_per_deck_and_condition(capsys: pytest.CaptureFixture
                  "--scenes", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:4] == ["deck", "condition", "cards", "recall"]
-    rows = [line.split() for line in lines[1:]]
+    rows = [line.split() for line in lines[1:] if not line.startswith(" ")]  # not reasons
     assert [(r[0], r[1]) for r in rows] == [("star-plus", "upright"), ("star-plus", "empty"),
                                              ("standard", "upright"), ("standard", "empty")]
     assert all(r[6] == "0" for r in rows)  # no wrong identities
     assert all(float(r[-1]) > 0 for r in rows)  # milliseconds per frame measured
+
+
+def test_bench_photos_says_in_one_line_where_the_photos_are_absent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TABLE_COMPANION_PHOTOS", str(tmp_path / "none"))
+    assert main(["bench", "--photos"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "no real photos" in out and str(tmp_path / "none") in out
+
+
+def test_bench_photos_scores_the_labelled_photos_per_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    scene = render_scene(with_deck(CONDITIONS["upright"], "standard"), 3)
+    (tmp_path / "wmcnicho").mkdir()
+    cv2.imwrite(str(tmp_path / "wmcnicho" / "a.png"), scene.image)
+    cards = [{"card": t.card, "box": [*map(int, t.quad.min(axis=0)), *map(int, t.quad.max(axis=0))]}
+             for t in scene.cards]
+    (tmp_path / "labels.jsonl").write_text(
+        json.dumps({"image": "wmcnicho/a.png", "source": "test", "cards": cards}) + "\n")
+    monkeypatch.setenv("TABLE_COMPANION_PHOTOS", str(tmp_path))
+    assert main(["bench", "--photos", "--decks", "star-plus"]) == 0  # photos: standard only
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["photos", "images", "cards"]
+    assert [line.split()[:3] for line in lines[1:3]] == [["wmcnicho", "1", str(len(cards))],
+                                                         ["all", "1", str(len(cards))]]
+    assert "sizes wmcnicho: 1280x720 x1" in lines
+    assert main(["bench", "--photos", "--repeat", "0"]) == 2
