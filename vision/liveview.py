@@ -1,4 +1,5 @@
-"""The camera view for the dashboard: each detected card outlined and labelled.
+"""The camera view for the dashboard: each detected card outlined and labelled
+(its name in green, or an orange "?" with the reason it is unknown: "? glare").
 
 The service serves :func:`jpeg` output as a periodically refreshed image (or
 an MJPEG stream built from :func:`mjpeg_part`) while the camera is set up.
@@ -35,6 +36,21 @@ def draw_zones(out: Image, geometry: TableGeometry, scale: float) -> None:
         cv2.polylines(out, [pts], closed, AREA, 2 if kind == "table" else 1, cv2.LINE_AA)
 
 
+def label(d: Detection) -> str:
+    """What the view writes beside a card: its name, or "?" and why it is unknown.
+
+    >>> from vision.refusal import Refusal
+    >>> q = np.zeros((4, 2), np.float32)
+    >>> label(Detection("QS", q, 0.9)), label(Detection(None, q, 0.0, Refusal.GLARE))
+    ('QS', '? glare')
+    >>> label(Detection(None, q, 0.0))
+    '?'
+    """
+    if d.card:
+        return d.card
+    return "?" if d.reason is None else f"? {d.reason.value}"
+
+
 def annotate(frame: Image, detections: list[Detection], width: int = 960,
              geometry: TableGeometry | None = None) -> Image:
     """A copy of ``frame`` scaled to ``width``, every card outlined and named ("?" unknown);
@@ -49,12 +65,12 @@ def annotate(frame: Image, detections: list[Detection], width: int = 960,
         quad = np.round(d.quad * scale).astype(np.int32)
         colour = KNOWN if d.card else UNKNOWN
         cv2.polylines(out, [quad], True, colour, 2, cv2.LINE_AA)
-        label = d.card or "?"
+        text = label(d)
         x, y = int(quad[:, 0].min()), int(quad[:, 1].min()) - 6
         x, y = max(x, 0), max(y, 14)
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.55, 2)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.55, 2)
         cv2.rectangle(out, (x - 2, y - th - 4), (x + tw + 2, y + 4), (20, 20, 20), -1)
-        cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 2, cv2.LINE_AA)
+        cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 2, cv2.LINE_AA)
     return out
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.liveview import KNOWN, UNKNOWN, jpeg, mjpeg_part
+from vision.liveview import KNOWN, UNKNOWN, annotate, jpeg, label, mjpeg_part
 from vision.pipeline import Detection
+from vision.refusal import Refusal
 
 
 def test_cards_are_outlined_known_green_unknown_orange() -> None:
@@ -21,6 +22,28 @@ def test_cards_are_outlined_known_green_unknown_orange() -> None:
     assert np.abs(view[120, 50].astype(int) - KNOWN).max() < 60
     assert np.abs(view[120, 350].astype(int) - UNKNOWN).max() < 60
     assert np.abs(view[120, 200].astype(int) - 40).max() < 10  # inside: untouched
+
+
+def _label_strip(detection: Detection) -> np.ndarray:
+    """The row of the view through the label above the card, on a light frame."""
+    frame = np.full((360, 640, 3), 200, np.uint8)
+    view = annotate(frame, [detection], width=640)
+    return view[int(detection.quad[:, 1].min()) - 10]
+
+
+def test_an_unknown_card_shows_its_reason_beside_the_question_mark() -> None:
+    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    bare = _label_strip(Detection(None, quad, 0.0))
+    why = _label_strip(Detection(None, quad, 0.0, Refusal.CORNERS_DISAGREE))
+    dark = (why.max(axis=1) < 100) | (np.abs(why.astype(int) - UNKNOWN).max(axis=1) < 60)
+    x_end = int(np.flatnonzero(dark).max())
+    bare_dark = np.flatnonzero(bare.max(axis=1) < 100)
+    # "? corners disagree" runs well past the lone "?", in the unknown colour
+    assert x_end > int(bare_dark.max()) + 80
+    assert (np.abs(why[100:x_end].astype(int) - UNKNOWN).max(axis=1) < 60).any()
+    assert label(Detection(None, quad, 0.0, Refusal.CORNERS_DISAGREE)) == "? corners disagree"
+    # a named card shows its name only, even if a reason was left on it
+    assert label(Detection("QS", quad, 0.9, Refusal.GLARE)) == "QS"
 
 
 def test_mjpeg_parts_carry_their_length() -> None:
