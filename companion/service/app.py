@@ -547,7 +547,8 @@ def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> 
 
     @app.get("/api/camera/frame.jpg", tags=["camera"], response_class=Response)
     async def camera_frame() -> Response:
-        """The camera's last frame, each detected card outlined and named ("?": unknown)."""
+        """The camera's last frame, each detected card outlined and named ("? glare": unknown,
+        and why)."""
         if camera is None or not camera.running:
             return _problem(404, absent)
         data = await asyncio.to_thread(camera.live_jpeg)
