@@ -4,9 +4,12 @@ match no labelled card, milliseconds per image.
     python bench/bench_detect_photos.py [--photos DIR] [--dump DIR] [--verbose]
 
 A labelled card counts as found when the centre of a detected quad lies inside its box
-(the photos' README). A quad whose centre lies in no box is counted as "extra": a phantom,
-or a real card that was not labelled (``--verbose`` lists them; ``--dump DIR`` writes each
-image with its quads drawn, and every found card dewarped, as PNG files to look at).
+(the photos' README); "loose" counts the found cards whose largest such quad covers less
+than 40 % of the box (a panel or a fragment of the card, not its outline: a card turned
+45 degrees still covers half its box). A quad whose centre lies in no box is counted as
+"extra": a phantom, or a real card that was not labelled (``--verbose`` lists them;
+``--dump DIR`` writes each image with its quads drawn, and every found card dewarped, as
+PNG files to look at).
 CPU time of the detector alone (``find_cards_with_alternates``), one core, the least of
 ``--repeat`` passes per image.
 """
@@ -40,7 +43,12 @@ class Tally:
     cards: int = 0
     found: int = 0
     extra: int = 0
+    loose: int = 0
     ms: list[float] = field(default_factory=list)
+
+
+LOOSE = 0.4
+"""A found card's quad covering less of its labelled box than this is not its outline."""
 
 
 def main() -> int:
@@ -76,6 +84,11 @@ def main() -> int:
                  if not any(card.contains(*c) for card in photo.cards)]
         t.cards += len(hit)
         t.found += sum(hit)
+        for card in photo.cards:
+            x0, y0, x1, y1 = card.box
+            areas = [cv2.contourArea(q) for q, c in zip(quads, centres, strict=True)
+                     if card.contains(*c)]
+            t.loose += bool(areas) and max(areas) < LOOSE * (x1 - x0) * (y1 - y0)
         t.extra += len(extra)
         if args.verbose and (not all(hit) or extra):
             missed = [c.card for c, h in zip(photo.cards, hit, strict=True) if not h]
@@ -93,7 +106,7 @@ def main() -> int:
                 cv2.imwrite(str(args.dump / f"{stem}_card{i}.png"), dewarp(image, portrait(q)))
             cv2.imwrite(str(args.dump / f"{stem}.png"), shown)
     print(f"{'source':20} {'images':>6} {'cards':>6} {'found':>6} {'recall':>7} "
-          f"{'extra':>6} {'ms/img':>7} {'max ms':>7}")
+          f"{'loose':>6} {'extra':>6} {'ms/img':>7} {'max ms':>7}")
     total = Tally()
     for name in [f for f in FOLDERS if f in tallies] + sorted(set(tallies) - set(FOLDERS)):
         t = tallies[name]
@@ -101,12 +114,13 @@ def main() -> int:
         total.cards += t.cards
         total.found += t.found
         total.extra += t.extra
+        total.loose += t.loose
         total.ms += t.ms
         print(f"{name:20} {t.images:6} {t.cards:6} {t.found:6} "
-              f"{100 * t.found / max(t.cards, 1):6.1f}% {t.extra:6} "
+              f"{100 * t.found / max(t.cards, 1):6.1f}% {t.loose:6} {t.extra:6} "
               f"{statistics.median(t.ms):7.1f} {max(t.ms):7.1f}")
     print(f"{'all':20} {total.images:6} {total.cards:6} {total.found:6} "
-          f"{100 * total.found / max(total.cards, 1):6.1f}% {total.extra:6} "
+          f"{100 * total.found / max(total.cards, 1):6.1f}% {total.loose:6} {total.extra:6} "
           f"{statistics.median(total.ms):7.1f} {max(total.ms):7.1f}")
     return 0
 

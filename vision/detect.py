@@ -346,7 +346,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # the outer and inner outlines of one edge straddle the true edge: average them
     out = [(np.mean(group, axis=0).astype(np.float32), alt)
            for group, alt in zip(twins, others, strict=True)]
-    out += [(q, []) for q in _cards_left_open(gray, open_outlines, kept, settings)]
+    opened = _cards_left_open(gray, open_outlines, kept, settings)
+    # a panel that was all the frame's edges outlined gives way to its card
+    out = [(q, alt) for q, alt in out if not any(_print_on(q, c) for c in opened)]
+    out += [(q, []) for q in opened]
     if settings.card_area is None and len(out) >= 3:
         # one deck on one table: a quad far smaller than the others is a fragment
         # (the uncovered part of a card beside a hand), not a card
@@ -492,13 +495,19 @@ def _cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[
         if max(bw, bh) > 3 * min(bw, bh):  # no card, however turned or tilted
             continue
         middle = np.array([x + bw / 2, y + bh / 2], np.float32)
-        if any(_contains(k, middle) for k in kept):  # a found card's print or its halo
-            continue
+        inside = [k for k in kept if _contains(k, middle)]  # a found card's print or halo
+        if inside and bw * bh < 1.5 * max(cv2.contourArea(k) for k in inside):
+            continue  # (cheap test first: only an outline larger than them may be a card)
         # every few points suffice to place the second look, at a fraction of the cost
         hull = np.asarray(cv2.convexHull(
             np.ascontiguousarray(contour[::max(1, len(contour) // 96)])), np.int32)
         q = quad_from_contour(hull, settings, image_area, refine=False)
-        if q is None or _explained(q, kept + cards) or any(_iou(q, k) > 0.5 for k in looked):
+        if q is None or any(_iou(q, k) > 0.5 for k in looked):
+            continue
+        # a panel printed on a card may be all that was outlined (a dark frame on a light
+        # card whose own sides are faint): the card round it is still to be found
+        others = [k for k in kept if not _print_on(k, q)]
+        if any(_contains(k, middle) for k in others) or _explained(q, others + cards):
             continue
         if len(looked) == MAX_OPEN_LOOKS:  # a cluttered table: bound the frame's time
             break
@@ -511,7 +520,7 @@ def _cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[
                                    OPEN_LOOK_LOW, blur)]
             iou, c, rough = max(near, key=lambda t: t[0], default=(0.0, hull, q))
             if (iou >= 0.7 and cv2.contourArea(rough) >= smallest
-                    and not _explained(rough, kept + cards)):
+                    and not _explained(rough, others + cards)):
                 cards.append(_refined(c, rough))
                 break
     return cards
@@ -533,18 +542,43 @@ OPEN_LOOK_BLURS = (5, 7)
 """Gaussian smoothing kernels tried, in turn, when looking again round a hull."""
 
 
+SMALL_PANEL = 0.2
+"""Least area of a panel round the pips, as a fraction of its card, when the panel alone
+was outlined (some decks frame a narrow pip field: about a quarter of the card)."""
+
+PRINT_SIZE = 0.2
+"""Largest area of a quad printed on a card (an index, a pip), as a fraction of the card:
+cards of one deck differ by less in the image (tilt, distance)."""
+
+
+def _print_on(inner: Quad, card: Quad) -> bool:
+    """Whether ``inner``, a quad found in the frame, can be print on ``card``: a panel
+    round the pips, or a pip or an index far smaller than the card, inside it.
+
+    >>> card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    >>> _print_on(np.float32([[10, 10], [25, 10], [25, 30], [10, 30]]), card)
+    True
+    >>> _print_on(card + 200, card)
+    False
+    """
+    if _panel_of(inner, card, SMALL_PANEL):
+        return True
+    return (cv2.contourArea(inner) < PRINT_SIZE * cv2.contourArea(card)
+            and _contains(card, inner.mean(axis=0)))
+
+
 SECOND_LOOK_LOW = 0.15
 """Canny's lower threshold (of the median brightness) when looking again round a panel."""
 
 
-def _panel_of(inner: Quad, outer: Quad) -> bool:
+def _panel_of(inner: Quad, outer: Quad, least: float = 0.45) -> bool:
     """Whether ``inner`` is a panel printed on the card ``outer``: most of its size,
     inside it with a border on every side and square to it, seen in the card's own
     perspective. A card inside the outline of a blob of cards touches the blob's
     outline or lies askew in it; a panel need not be centred (Can't Catch Harry's
     leaves room for a name below it)."""
     area_in, area_out = cv2.contourArea(inner), cv2.contourArea(outer)
-    if area_out <= 0 or not 0.45 <= area_in / area_out <= 0.92:
+    if area_out <= 0 or not least <= area_in / area_out <= 0.92:
         return False
     to_card = cv2.getPerspectiveTransform(np.asarray(outer, np.float32), _UNIT_SQUARE)
     uv = _align(cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_card)[0],

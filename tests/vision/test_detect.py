@@ -129,12 +129,14 @@ def test_a_panel_is_square_to_its_card_with_a_border_on_every_side() -> None:
 @pytest.mark.parametrize(("seed", "card"), [(1086, "lamp"), (1171, "furry")])
 def test_a_card_whose_faint_sides_hid_it_is_found_round_its_panel(
         seed: int, card: str, galleries: dict[str, Gallery]) -> None:
-    # a light card on a light table: only its printed panel is outlined in the frame;
-    # a second look round the panel, and only there, finds the card's faint sides
+    # a light card on a light table: only its printed panel is outlined by the frame's
+    # edges; a second look round the card-shaped hull of its faint sides finds the card
+    # (the panel gives way to it), and a caller holding the panel alone finds it too
     scene = render_scene(with_deck(CONDITIONS["lighting"], "cant-catch-harry"), seed)
     truth = next(t for t in scene.cards if t.card == card)
-    panel = max(find_cards(scene.image), key=lambda q: quad_iou(q, truth.quad))
-    assert quad_iou(panel, truth.quad) < 0.6
+    assert max(quad_iou(q, truth.quad) for q in find_cards(scene.image)) > 0.9
+    centre = truth.quad.mean(axis=0)
+    panel = np.float32(centre + 0.75 * (truth.quad - centre))
     assert max(quad_iou(q, truth.quad) for q in cards_round_panel(scene.image, panel)) > 0.9
     seen = Recognizer(galleries["cant-catch-harry"]).detect(scene.image)
     best = max(seen, key=lambda d: quad_iou(d.quad, truth.quad))
