@@ -25,6 +25,7 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-card-designs.sh
 	$(BIN)/pytest
 
 # Real MicroPython (WebAssembly, under node) for the firmware tests.
