@@ -45,12 +45,14 @@ class DetectorSettings:
     """Tunable limits. With a calibrated table, ``card_area`` is known exactly."""
 
     min_area_fraction: float = 0.0012  # smallest card as a fraction of the image (no calibration)
-    max_area_fraction: float = 0.9
+    max_area_fraction: float = 0.9  # a low camera, a card held up: the table or a sheet
+    # of paper is told apart by the frame cutting it (``_on_frame``), not by its size
     card_area: float | None = None  # expected card area in pixels, when calibrated
     min_fill: float = 0.88  # contour area / quad area
     aspect_range: tuple[float, float] = (1.02, 2.25)  # long / short side: 35 degrees of tilt
     # foreshortens a card to nearly square, or stretches it, near the image edges
-    max_corner_angle: float = 38.0  # degrees away from 90 at any corner
+    max_corner_angle: float = 45.0  # degrees away from 90 at any corner (a photo taken
+    # obliquely, from a seat, skews a card's corners to 50 and 130 degrees)
 
 
 _ROLLED = [np.array([(i + k) % 4 for i in range(4)]) for k in range(4)]
