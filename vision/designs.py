@@ -48,7 +48,7 @@ NPM_DIR = Path(__file__).resolve().parent.parent / "tools" / "card-designs" / "n
 MASTER_HEIGHT = 700
 """Faces are rendered and cached at this height; smaller requests are resized from it."""
 
-_PIPELINE = "3"  # bump when the rendering below changes: cached faces are then redrawn
+_PIPELINE = "4"  # bump when the rendering below changes: cached faces are then redrawn
 
 
 class DesignError(ValueError):
@@ -308,8 +308,10 @@ def _rsvg(spec: _Spec, card: str, zoom: float,
         raise DesignError(f"rsvg-convert failed on {spec.design.name} {card}: "
                           f"{exc.stderr.decode(errors='replace').strip()}") from None
     img = cv2.imdecode(np.frombuffer(out, np.uint8), cv2.IMREAD_UNCHANGED)
-    if img is None or img.ndim != 3 or img.shape[2] != 4:
-        raise DesignError(f"rsvg-convert gave no RGBA image for {spec.design.name} {card}")
+    if img is None or img.dtype != np.uint8:
+        raise DesignError(f"rsvg-convert gave no image for {spec.design.name} {card}")
+    if img.ndim == 2 or img.shape[2] == 3:  # written without alpha: nothing is transparent
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA if img.ndim == 2 else cv2.COLOR_BGR2BGRA)
     return np.asarray(img, np.uint8)
 
 
@@ -375,8 +377,18 @@ def _opaque_card(face: NDArray[np.uint8]) -> NDArray[np.uint8]:
     on_white = bgr * a + 255.0 * (1 - a)
     out = face.copy()
     out[:, :, :3] = np.where(inner[:, :, None] > 0, on_white, bgr).astype(np.uint8)
-    new_alpha = np.where(inner > 0, 255, np.where(edge > 0, alpha, 0)).astype(np.uint8)
-    out[:, :, 3] = np.minimum(new_alpha, _corner_mask(h, w))
+    new_alpha = np.minimum(np.where(inner > 0, 255, np.where(edge > 0, alpha, 0)),
+                           _corner_mask(h, w)).astype(np.uint8)
+    out[:, :, 3] = new_alpha
+    # round the outline, the colour is the card's edge colour (not the black of empty
+    # pixels): resizing or warping the face without its alpha then gives no dark fringe
+    a2 = new_alpha.astype(np.float32) / 255.0
+    num = cv2.boxFilter(out[:, :, :3].astype(np.float32) * a2[:, :, None], -1, (7, 7),
+                        normalize=False)
+    den = cv2.boxFilter(a2, -1, (7, 7), normalize=False)[:, :, None]
+    spread = np.where(den > 1e-3, num / np.maximum(den, 1e-3), 255.0)
+    out[:, :, :3] = np.where(new_alpha[:, :, None] < 255, np.clip(spread, 0, 255),
+                             out[:, :, :3]).astype(np.uint8)
     return out
 
 

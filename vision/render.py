@@ -333,6 +333,21 @@ def render_card(deck: str, card: str, design: int = 0) -> Image:
     return draw(card)
 
 
+@lru_cache(maxsize=256)
+def published_card(design: str, card: str) -> tuple[Image, NDArray[np.uint8]]:
+    """A published design's face (:mod:`vision.designs`) at the renderer's face size:
+    ``FACE_H`` x ``FACE_W`` BGR and its alpha (the design's own rounded outline)."""
+    from vision.designs import MASTER_HEIGHT, published_face
+
+    face = published_face(design, card, MASTER_HEIGHT)
+    small = cv2.resize(face, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    bgr = np.ascontiguousarray(small[:, :, :3], dtype=np.uint8)
+    alpha = np.ascontiguousarray(small[:, :, 3], dtype=np.uint8)
+    bgr.setflags(write=False)
+    alpha.setflags(write=False)
+    return bgr, alpha
+
+
 def print_variation(face: Image, rng: random.Random) -> Image:
     """The same face as another print run would give it: ink, colour and registration drift."""
     gains = np.array([rng.uniform(0.9, 1.06) for _ in range(3)], np.float32)
@@ -366,6 +381,9 @@ class Conditions:
     print_variation: bool = True
     markers: bool = False  # the four ArUco calibration markers at the table's corners
     size: tuple[int, int] = (1280, 720)
+    # published deck designs (vision.designs names): when set, a standard card's face is
+    # drawn from one of them (chosen per card) instead of our own ``designs``
+    published: tuple[str, ...] = ()
 
 
 CONDITIONS: dict[str, Conditions] = {
@@ -502,8 +520,11 @@ def _to_image(h: FloatArray, pts: FloatArray) -> FloatArray:
 
 
 def _warp_into(canvas: NDArray[np.float32], ids: NDArray[np.int32], index: int, face: Image,
-               quad: FloatArray, shadow: bool) -> None:
-    """Composite one face onto ``canvas`` at ``quad`` (with a soft drop shadow)."""
+               quad: FloatArray, shadow: bool, mask: NDArray[np.uint8] | None = None) -> None:
+    """Composite one face onto ``canvas`` at ``quad`` (with a soft drop shadow).
+
+    ``mask``: the face's alpha (its own outline); our rounded outline by default.
+    """
     hgt, wid = ids.shape
     x0 = max(int(np.floor(quad[:, 0].min())) - 8, 0)
     y0 = max(int(np.floor(quad[:, 1].min())) - 8, 0)
@@ -516,7 +537,8 @@ def _warp_into(canvas: NDArray[np.float32], ids: NDArray[np.int32], index: int, 
     m = cv2.getPerspectiveTransform(src, dst)
     size = (x1 - x0, y1 - y0)
     warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(card_mask(), m, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(card_mask() if mask is None else mask, m, size,
+                                flags=cv2.INTER_LINEAR)
     a = alpha.astype(np.float32)[:, :, None] / 255.0
     roi = canvas[y0:y1, x0:x1]
     if shadow:
@@ -571,12 +593,16 @@ def compose_scene(placements: list[Placement], deck: str, seed: int = 0,
     ids = np.full((h, w), -1, np.int32)
     quads: list[FloatArray] = []
     for i, p in enumerate(placements):
-        face = render_card(deck, p.card, p.design)
+        mask = None
+        if cond.published and deck == "standard":
+            face, mask = published_card(rng.choice(cond.published), p.card)
+        else:
+            face = render_card(deck, p.card, p.design)
         if cond.print_variation:
             face = print_variation(face, rng)
         quad = _to_image(hom, _card_quad_plane(p))
         quads.append(quad)
-        _warp_into(canvas, ids, i, face, quad, shadow=True)
+        _warp_into(canvas, ids, i, face, quad, shadow=True, mask=mask)
     if cond.hand and placements:
         _draw_hand(canvas, ids, rng.choice(quads).mean(axis=0) + rng.uniform(-30, 30), rng)
     elif cond.hand:
