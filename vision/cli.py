@@ -40,8 +40,10 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--store", type=Path, help="where enrolled decks are kept")
     d.add_argument("images", nargs="+", type=Path)
     b = sub.add_parser("bench", help="score the pipeline on rendered scenes")
-    b.add_argument("--decks", default=",".join(DECKS),
-                   help=f"comma-separated decks (default {','.join(DECKS)})")
+    b.add_argument("--decks", default="",
+                   help=f"comma-separated decks, and 'published' (the standard deck in "
+                        f"published designs) (default {','.join(DECKS)}, and published where "
+                        "those designs are installed)")
     b.add_argument("--conditions", default="", help="comma-separated conditions (default all)")
     b.add_argument("--scenes", type=int, default=20, help="scenes per deck and condition")
     b.add_argument("--seed", type=int, default=0, help="first scene seed")
@@ -122,7 +124,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from vision.bench import report, run
+    from vision.bench import PUBLISHED, bench_designs, report, run
     from vision.render import CONDITIONS
 
     if args.photos:
@@ -133,9 +135,12 @@ def _bench(args: argparse.Namespace) -> int:
         print(bench_photos(args.repeat), flush=True)  # or the one line saying why not
         return 0
     decks = [d for d in args.decks.split(",") if d]
+    if not decks:
+        decks = [*DECKS, *([PUBLISHED] if bench_designs() else [])]
     for d in decks:
-        if d not in DECKS:
-            raise ValueError(f"unknown deck {d!r}; expected some of {', '.join(DECKS)}")
+        if d not in DECKS and d != PUBLISHED:
+            raise ValueError(f"unknown deck {d!r}; expected some of {', '.join(DECKS)}, "
+                             f"{PUBLISHED}")
     conditions = [c for c in args.conditions.split(",") if c] or list(CONDITIONS)
     for c in conditions:
         if c not in CONDITIONS:

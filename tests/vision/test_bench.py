@@ -4,11 +4,12 @@ which time it reports."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from vision.bench import NO_REASON, Tally, report, run
+from vision.bench import NO_REASON, PUBLISHED, Tally, bench_designs, conditions_for, report, run
 from vision.pipeline import Detection
 from vision.refusal import Refusal
 from vision.render import Scene, TrueCard
@@ -85,3 +86,18 @@ def test_repeated_passes_keep_each_frames_least_time_and_the_same_cards() -> Non
     assert thrice.frames == 2 and thrice.cpu_seconds > 0
     with pytest.raises(ValueError, match="at least 1"):
         run(["star-plus"], ["upright"], 1, repeat=0)
+
+
+def test_published_rows_draw_the_standard_deck_in_held_out_published_designs() -> None:
+    from vision.designs import BENCH_DESIGNS, TRAINING_DESIGNS
+
+    designs = bench_designs()
+    if not designs:
+        pytest.skip("no published deck design installed (scripts/ensure-card-designs.sh)")
+    cond = conditions_for(PUBLISHED, "glare")
+    assert cond.published == designs and set(designs) <= set(BENCH_DESIGNS)
+    assert not set(designs) & set(TRAINING_DESIGNS)  # never a design the reader trained on
+    assert replace(cond, published=()) == conditions_for("standard", "glare")
+    assert conditions_for("star-plus", "glare").published == ()
+    [(deck, _, tally)] = run([PUBLISHED], ["upright"], 1, first_seed=1000)
+    assert deck == PUBLISHED and tally.findable > 0

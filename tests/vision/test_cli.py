@@ -156,3 +156,9 @@ def test_bench_photos_scores_the_labelled_photos_per_folder(
                                                          ["all", "1", str(len(cards))]]
     assert "sizes wmcnicho: 1280x720 x1" in lines
     assert main(["bench", "--photos", "--repeat", "0"]) == 2
+
+
+def test_bench_names_the_decks_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--decks", "tarot", "--scenes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown deck 'tarot'" in err and "published" in err
