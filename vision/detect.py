@@ -82,6 +82,10 @@ def _fit_line(pts: NDArray[np.float32]) -> tuple[float, float, float, float]:
     return vx, vy, x0, y0
 
 
+FIT_POINTS = 200
+"""About the most points a side's line is fitted to."""
+
+
 def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
     """Fit a line to each side's contour points and intersect neighbours.
 
@@ -106,7 +110,9 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
         sel = pts[near[i]]
         if len(sel) < 5:
             return approx
-        lines.append(_fit_line(sel))
+        # a large card's side has thousands of points: a few hundred place the line as
+        # well, at a fraction of the robust fit's cost
+        lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
     corners = []
     for i in range(4):
         vx1, vy1, x1, y1 = lines[i - 1]
@@ -199,6 +205,34 @@ def _on_frame(q: Quad, w: int, h: int) -> bool:
     near = np.stack([q[:, 0] <= FRAME_MARGIN, q[:, 1] <= FRAME_MARGIN,
                      q[:, 0] >= w - 1 - FRAME_MARGIN, q[:, 1] >= h - 1 - FRAME_MARGIN])
     return bool((near & near[:, _NEXT]).any())
+
+
+LARGE_CARD = 0.25
+"""Area, as a fraction of the frame, above which a card-shaped outline must show a card's
+rounded corners: a table, a mat, a screen or the frame's own vignette are as large, in a
+card's proportions too, but square-cornered."""
+
+ROUNDED = 0.008
+"""Least gap between a rounded card corner and the corner of its fitted sides, as a
+fraction of the card's short side (a poker card's corner radius is 5 %, a gap of 2 %;
+blur and a square corner leave under 0.5 %)."""
+
+
+def _square_cornered(contour: NDArray[np.int32], rough: Quad) -> bool:
+    """Whether the outline's corners are square (fewer than two rounded like a card's).
+
+    >>> box = np.array([[[x, 0]] for x in range(100)] + [[[99, y]] for y in range(140)]
+    ...                + [[[x, 139]] for x in range(99, -1, -1)]
+    ...                + [[[0, y]] for y in range(139, -1, -1)], np.int32)
+    >>> _square_cornered(box, np.float32([[0, 0], [99, 0], [99, 139], [0, 139]]))
+    True
+    """
+    quad = _refined(contour, rough)
+    sides = np.linalg.norm(quad[_NEXT] - quad, axis=1)
+    short = float(min(sides[0] + sides[2], sides[1] + sides[3])) / 2
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    gaps = [float(np.min(np.hypot(pts[:, 0] - x, pts[:, 1] - y))) for x, y in quad]
+    return sum(g >= ROUNDED * short for g in gaps) < 2
 
 
 def _quality(contour: NDArray[np.int32], quad: Quad) -> float:
@@ -309,7 +343,9 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
                 continue
             contour = np.asarray(c, np.int32)
             q = quad_from_contour(contour, settings, image_area, refine=False)
-            if q is not None and not _on_frame(q, w, h):
+            if q is not None and not _on_frame(q, w, h) and not (
+                    cv2.contourArea(q) > LARGE_CARD * image_area
+                    and _square_cornered(contour, q)):
                 found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
             else:
                 _, _, bw, bh = cv2.boundingRect(contour)
@@ -461,7 +497,8 @@ def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
             continue
         contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
         q = quad_from_contour(contour, settings, float(h * w), refine=False)
-        if q is not None and not _on_frame(q, w, h):
+        if q is not None and not _on_frame(q, w, h) and not (
+                cv2.contourArea(q) > LARGE_CARD * h * w and _square_cornered(contour, q)):
             out.append((contour, q))
     return out
 

@@ -179,3 +179,78 @@ def test_a_card_shaped_hull_on_a_bare_table_is_not_a_card() -> None:
     # an outline inside a card already found is that card's print, not another card
     card = np.float32([[600, 300], [690, 300], [690, 425], [600, 425]])
     assert _cards_left_open(gray, [sides], [card], settings) == []
+
+
+def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
+    """Corners of a card ``width`` pixels wide (poker proportions) turned ``angle`` degrees."""
+    box = cv2.boxPoints(((centre[0], centre[1]), (width, width * 88 / 63), angle))
+    return order_clockwise(box)
+
+
+def _table(cards: list[np.ndarray], size: tuple[int, int] = (720, 1280), seed: int = 0,
+           sheet: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """A wood-brown, grainy table with light cards on it: rounded corners, a corner index
+    and a pip each, a soft shadow (a camera's photo, drawn); ``sheet`` (x0, y0, x1, y1):
+    a pale blue sheet of paper under the cards."""
+    rng = np.random.default_rng(seed)
+    h, w = size
+    grain = cv2.GaussianBlur(rng.normal(0, 12, (h, w)).astype(np.float32), (0, 0), 3)
+    image = np.clip(np.float32([60, 95, 140]) + grain[..., None], 0, 255).astype(np.uint8)
+    if sheet is not None:
+        x0, y0, x1, y1 = sheet
+        image[y0:y1, x0:x1] = np.clip(np.float32([190, 175, 160]) + grain[y0:y1, x0:x1, None],
+                                      0, 255).astype(np.uint8)
+    for quad in cards:
+        side = float(np.linalg.norm(quad[1] - quad[0]))
+        short = min(side, float(np.linalg.norm(quad[2] - quad[1])))
+        radius = max(2, round(0.07 * short))
+        face = np.full((280, 200, 3), 235, np.uint8)
+        cv2.putText(face, "7", (12, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (20, 20, 20), 3)
+        cv2.circle(face, (100, 140), 28, (30, 30, 200), -1)
+        mask = np.zeros((280, 200), np.uint8)
+        r = round(radius * 200 / short)
+        cv2.rectangle(mask, (r, 0), (199 - r, 279), 255, -1)
+        cv2.rectangle(mask, (0, r), (199, 279 - r), 255, -1)
+        for cx, cy in ((r, r), (199 - r, r), (r, 279 - r), (199 - r, 279 - r)):
+            cv2.circle(mask, (cx, cy), r, 255, -1)
+        q = portrait(quad)
+        m = cv2.getPerspectiveTransform(
+            np.float32([[0, 0], [200, 0], [200, 280], [0, 280]]), q)
+        shadow = cv2.warpPerspective(mask, m, (w, h))
+        shadow = cv2.GaussianBlur(np.roll(shadow, (3, 3), axis=(0, 1)), (0, 0), 2)
+        image = (image * (1 - 0.35 * shadow[..., None] / 255.0)).astype(np.uint8)
+        warped = cv2.warpPerspective(face, m, (w, h))
+        alpha = cv2.warpPerspective(mask, m, (w, h))[..., None] / 255.0
+        image = (image * (1 - alpha) + warped * alpha).astype(np.uint8)
+    return image
+
+
+@pytest.mark.parametrize(("width", "angle"), [(420, 3.0), (460, -8.0), (640, 90.0)])
+def test_a_card_filling_much_of_the_frame_is_a_card(width: float, angle: float) -> None:
+    # a low camera or a card held up to it: a third to two thirds of the frame
+    quad = _card_quad((640, 360), width, angle)
+    assert cv2.contourArea(quad) > 0.25 * 1280 * 720
+    quads = find_cards(_table([quad]))
+    assert len(quads) == 1
+    assert quad_iou(quads[0], quad) > 0.93
+
+
+def test_cards_60_pixels_wide_in_a_1280_by_720_frame_are_found() -> None:
+    truth = [_card_quad((160 + 190 * i, 200 + 280 * (i % 2)), 60, 25.0 * i) for i in range(6)]
+    quads = find_cards(_table(truth, seed=1))
+    assert len(quads) == len(truth)
+    for t in truth:
+        assert max(quad_iou(q, t) for q in quads) > 0.85
+
+
+def test_the_table_or_a_sheet_cut_by_the_frame_is_not_a_card() -> None:
+    # a light sheet of paper reaching out of the frame, in a card's proportions where it
+    # shows, with one card on it: only the card
+    card = _card_quad((700, 380), 150, 10.0)
+    quads = find_cards(_table([card], sheet=(300, 80, 1280, 720)))
+    assert len(quads) == 1
+    assert quad_iou(quads[0], card) > 0.85
+    # nor is a frame whose middle is lighter than its dark border (vignetting)
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    frame[:12] = frame[-12:] = frame[:, :12] = frame[:, -12:] = 40
+    assert find_cards(frame) == []
