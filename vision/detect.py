@@ -202,6 +202,9 @@ def _on_frame(q: Quad, w: int, h: int) -> bool:
     >>> _on_frame(np.float32([[5, 10], [50, 10], [50, 80], [5, 80]]), 100, 100)
     False
     """
+    (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
+    if min(x0, y0) > FRAME_MARGIN and x1 < w - 1 - FRAME_MARGIN and y1 < h - 1 - FRAME_MARGIN:
+        return False  # (the common case, cheaply)
     near = np.stack([q[:, 0] <= FRAME_MARGIN, q[:, 1] <= FRAME_MARGIN,
                      q[:, 0] >= w - 1 - FRAME_MARGIN, q[:, 1] >= h - 1 - FRAME_MARGIN])
     return bool((near & near[:, _NEXT]).any())
@@ -412,17 +415,25 @@ def _without_blobs(found: list[tuple[float, Quad, float, NDArray[np.int32]]],
     outline is not enough: a card's own outline often holds a fragment of it (a part
     the light or the print cut off); a card's printed panel keeps a border all round.
     """
+    if len(found) < 3:
+        return found
+    areas = np.array([f[0] for f in found])
+    centres = np.array([f[1].mean(axis=0) for f in found])
     blobs: set[int] = set()
     for i, (area, q, _, _) in enumerate(found):
-        x0, y0 = q.min(axis=0)
-        x1, y1 = q.max(axis=0)
+        (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
+        # smaller outlines whose centres lie in this one's bounding box (vectorised: most
+        # outlines have none)
+        maybe = np.flatnonzero((areas >= BLOB_PART[0] * area) & (areas <= BLOB_PART[1] * area)
+                               & (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
+                               & (centres[:, 1] >= y0) & (centres[:, 1] <= y1))
+        if len(maybe) < 2:
+            continue
         to_unit: NDArray[np.float64] | None = None
         parts: list[Quad] = []
-        for area_in, inner, _, _ in found:
-            if not BLOB_PART[0] * area <= area_in <= BLOB_PART[1] * area:
-                continue
-            centre = inner.mean(axis=0)
-            if not (x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1 and _contains(q, centre)):
+        for j in maybe.tolist():
+            inner = found[j][1]
+            if not _contains(q, centres[j]):
                 continue
             if any(_iou(inner, p) > 0.2 for p in parts):
                 continue  # the same card again (its inner and outer outline)
