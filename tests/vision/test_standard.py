@@ -1,0 +1,138 @@
+"""The standard deck read from its corner index: published designs, real photos, refusals.
+
+Nothing here is scored on our own renderer's designs alone: the published
+designs held out from training (``BENCH_DESIGNS``) and the real photos are
+what the reader has to read. A wrong card is worse than none, so wrong
+answers are counted apart and held to (nearly) none.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.decks import STANDARD
+from vision.designs import BENCH_DESIGNS, published_designs, published_face
+from vision.detect import CARD_H, CARD_W
+from vision.glyphs import GlyphModel, ModelError, shipped_model
+from vision.index import index_candidates
+from vision.photobench import ALL, run_photos
+from vision.photos import load_photos, missing_reason
+from vision.refusal import Refusal
+from vision.render import render_card
+from vision.standard import identify_standard
+
+INSTALLED = {d.name for d in published_designs()}
+HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
+needs_designs = pytest.mark.skipif(
+    not HELD_OUT, reason="no published deck design installed (scripts/ensure-card-designs.sh)")
+
+
+def _seen(design: str, card: str, width: int = 200, blur: float = 0.0) -> np.ndarray:
+    """A published face on a grey table as the dewarp gives it: ``width`` px across in the
+    camera, blurred by ``blur`` px, at the canonical size."""
+    bgra = published_face(design, card, 560)
+    alpha = bgra[..., 3:].astype(np.float32) / 255
+    face = (bgra[..., :3] * alpha + 90 * (1 - alpha)).astype(np.uint8)
+    small = cv2.resize(face, (width, round(width * CARD_H / CARD_W)), interpolation=cv2.INTER_AREA)
+    if blur:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    return np.asarray(cv2.resize(small, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                      np.uint8)
+
+
+@needs_designs
+@pytest.mark.parametrize("design", HELD_OUT)
+def test_held_out_published_designs_are_read_and_never_wrong(design: str) -> None:
+    right = wrong = 0
+    for card in STANDARD:
+        face = _seen(design, card)
+        for view in (face, np.ascontiguousarray(face[::-1, ::-1])):
+            got = identify_standard(view).card
+            right += got == card
+            wrong += got is not None and got != card
+    assert wrong <= 1  # of 104
+    assert right >= 0.8 * 2 * len(STANDARD)
+
+
+@needs_designs
+def test_small_blurred_cards_of_published_designs_are_rarely_wrong() -> None:
+    rng = random.Random(5)
+    right = wrong = 0
+    for _ in range(80):
+        design, card = rng.choice(HELD_OUT), rng.choice(STANDARD)
+        got = identify_standard(_seen(design, card, rng.randint(70, 110),
+                                      rng.uniform(0.3, 1.0))).card
+        right += got == card
+        wrong += got is not None and got != card
+    assert wrong <= 1
+    assert right >= 40
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_real_photos_of_standard_decks_are_read() -> None:
+    tallies = run_photos(load_photos())
+    everything = tallies[ALL]
+    assert everything.right >= 0.75 * everything.labelled
+    assert everything.wrong <= 0.03 * everything.labelled
+
+
+def test_a_blank_card_has_no_index() -> None:
+    blank = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    reading = identify_standard(blank)
+    assert (reading.card, reading.reason) == (None, Refusal.INDEX_NOT_FOUND)
+    assert index_candidates(blank) == []
+
+
+def _ours(card: str) -> np.ndarray:
+    return cv2.resize(render_card("standard", card, 3), (CARD_W, CARD_H),
+                      interpolation=cv2.INTER_AREA)
+
+
+def test_corners_of_two_cards_disagree() -> None:
+    # the top half of one card over the bottom half of another: an outline round two
+    # overlapping cards can look like this; neither card may be named
+    top, bottom = _ours("7S"), _ours("4S")
+    stitched = np.vstack([top[:CARD_H // 2], bottom[CARD_H // 2:]])
+    assert identify_standard(top).card == "7S"
+    assert identify_standard(bottom).card == "4S"
+    reading = identify_standard(stitched)
+    assert (reading.card, reading.reason) == (None, Refusal.CORNERS_DISAGREE)
+
+
+def test_one_clear_corner_is_enough_when_the_other_is_covered() -> None:
+    face = _ours("9D")
+    covered = face.copy()
+    covered[CARD_H // 2:, CARD_W // 2:] = (60, 50, 40)  # a finger over the bottom corner
+    assert identify_standard(covered).card == "9D"
+
+
+def test_ink_of_the_wrong_colour_is_not_named() -> None:
+    # a red spade is no card of a standard deck: the suit's shape and its colour disagree
+    face = _ours("5S").astype(np.int16)
+    ink = face.max(axis=2) < 120
+    face[ink] = (40, 40, 200)
+    reading = identify_standard(np.asarray(face, np.uint8))
+    assert reading.card is None
+    assert reading.reason in (Refusal.SUIT_UNCLEAR, Refusal.RANK_UNCLEAR)
+
+
+def test_washed_out_corners_are_put_down_to_glare() -> None:
+    face = _ours("KH")
+    glared = face.copy()
+    glared[:CARD_H * 2 // 5, :CARD_W // 3] = 255
+    glared[CARD_H - CARD_H * 2 // 5:, CARD_W - CARD_W // 3:] = 255
+    reading = identify_standard(glared)
+    assert (reading.card, reading.reason) == (None, Refusal.GLARE)
+
+
+def test_the_shipped_model_loads_and_a_broken_one_says_how_to_rebuild(tmp_path: Path) -> None:
+    assert shipped_model().classes[-1] == "other"
+    broken = tmp_path / "index_glyphs.npz"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="train_index_model"):
+        GlyphModel.load(broken)

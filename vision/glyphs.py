@@ -1,0 +1,149 @@
+"""Name the glyphs of a card's corner index: a small learned classifier.
+
+The model is a one-hidden-layer network over two views of a glyph's ink (its
+pixels at 16 x 24 and a histogram of oriented gradients at 24 x 32) and its
+proportions. It was fitted by ``scripts/train_index_model.py`` on glyphs cut
+out by :mod:`vision.index` itself from many published deck designs and system
+fonts under random camera conditions, never from one renderer, and ships as
+``vision/models/index_glyphs.npz``. Running it needs numpy and OpenCV only.
+
+Classes are the ranks as printed (``A 2 .. 10 J Q K`` and the court letters of
+French and German decks, ``R D V B``), the four suits, and ``other`` for ink
+that is no index glyph (a pip, a corner of a picture).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Ink = NDArray[np.float32]
+
+MODEL_PATH = Path(__file__).with_name("models") / "index_glyphs.npz"
+
+PRINTED_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+                 "R", "D", "V", "B")
+SUITS = ("S", "C", "H", "D")
+CLASSES = (*PRINTED_RANKS, *(f"suit:{s}" for s in SUITS), "other")
+"""The classifier's outputs, in order."""
+
+RANK_OF_LETTER = {"R": "K", "D": "Q", "V": "J", "B": "J"}
+"""Court letters of other languages: French Roi, Dame, Valet; German Bube (Dame, König
+print D and K)."""
+
+PIXELS = (16, 24)
+HOG_WINDOW = (24, 32)
+HOG_CELL = 4
+HOG_BINS = 8
+
+
+class ModelError(ValueError):
+    """The index model file is missing or not what this code expects."""
+
+
+def features(glyph: Ink) -> NDArray[np.float32]:
+    """The classifier's input for one glyph's ink patch (any size, 0 paper .. 1 ink).
+
+    >>> f = features(np.ones((20, 12), np.float32))
+    >>> f.shape == (feature_size(),)
+    True
+    """
+    h, w = glyph.shape
+    peak = max(float(glyph.max()), 1e-3)
+    g = np.asarray(glyph / peak, np.float32)
+    pix = cv2.resize(g, PIXELS, interpolation=cv2.INTER_AREA).ravel()
+    # the HOG sees the glyph at its own proportions, centred on a square-ish canvas
+    side_h, side_w = HOG_WINDOW[1] - 4, HOG_WINDOW[0] - 4
+    scale = min(side_h / h, side_w / w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    canvas = np.zeros((HOG_WINDOW[1], HOG_WINDOW[0]), np.uint8)
+    y0, x0 = (HOG_WINDOW[1] - nh) // 2, (HOG_WINDOW[0] - nw) // 2
+    canvas[y0:y0 + nh, x0:x0 + nw] = np.clip(
+        cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA) * 255, 0, 255).astype(np.uint8)
+    hog = oriented_gradients(np.asarray(canvas, np.float32) / np.float32(255))
+    shape = np.array([np.log(w / h), float(g.mean())], np.float32)
+    return np.concatenate([pix, hog, shape]).astype(np.float32)
+
+
+def oriented_gradients(image: NDArray[np.float32]) -> NDArray[np.float32]:
+    """A histogram of gradient orientations per 4 x 4 cell (HOG without its blocks; the
+    HOG descriptor left OpenCV's main modules in 5.0), square-rooted and normalised.
+
+    >>> oriented_gradients(np.zeros((32, 24), np.float32)).shape
+    (384,)
+    """
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = cv2.cartToPolar(gx, gy)
+    # unsigned orientation: dark-on-light and light-on-dark strokes alike
+    bins = (np.floor(angle * (HOG_BINS / np.pi)).astype(np.int32)) % HOG_BINS
+    h, w = image.shape
+    cells = (np.arange(h)[:, None] // HOG_CELL) * (w // HOG_CELL) + np.arange(w)[None] // HOG_CELL
+    index = (cells * HOG_BINS + bins).ravel()
+    n = (h // HOG_CELL) * (w // HOG_CELL) * HOG_BINS
+    hist = np.bincount(index, weights=magnitude.ravel(), minlength=n)[:n]
+    hist = np.sqrt(hist)
+    norm = float(np.linalg.norm(hist))
+    return np.asarray(hist / norm if norm > 1e-6 else hist, np.float32)
+
+
+def feature_size() -> int:
+    cells = (HOG_WINDOW[0] // HOG_CELL) * (HOG_WINDOW[1] // HOG_CELL)
+    return PIXELS[0] * PIXELS[1] + cells * HOG_BINS + 2
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class GlyphModel:
+    """Standardisation and the network's weights (``predict`` gives class probabilities)."""
+
+    mean: NDArray[np.float32]
+    scale: NDArray[np.float32]
+    w1: NDArray[np.float32]
+    b1: NDArray[np.float32]
+    w2: NDArray[np.float32]
+    b2: NDArray[np.float32]
+    classes: tuple[str, ...]
+
+    def predict(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Class probabilities, one row per row of ``x`` (features)."""
+        z = (np.atleast_2d(x) - self.mean) / self.scale
+        hidden = np.maximum(np.einsum("ij,jk->ik", z, self.w1) + self.b1, 0)
+        logits = np.einsum("ij,jk->ik", hidden, self.w2) + self.b2
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # float16 weights: a third of the size, the same answers to three decimals
+        np.savez_compressed(path, mean=self.mean, scale=self.scale,
+                            w1=self.w1.astype(np.float16), b1=self.b1,
+                            w2=self.w2.astype(np.float16), b2=self.b2,
+                            classes=np.array(self.classes))
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> GlyphModel:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                model = cls(z["mean"].astype(np.float32), z["scale"].astype(np.float32),
+                            z["w1"].astype(np.float32), z["b1"].astype(np.float32),
+                            z["w2"].astype(np.float32), z["b2"].astype(np.float32),
+                            tuple(str(c) for c in z["classes"]))
+        except (OSError, KeyError, ValueError) as e:
+            raise ModelError(f"cannot read the card-index model {path}: {e}; rebuild it "
+                             "with scripts/train_index_model.py") from e
+        if model.classes != CLASSES or model.mean.shape != (feature_size(),):
+            raise ModelError(f"the card-index model {path} was built for other features; "
+                             "rebuild it with scripts/train_index_model.py")
+        return model
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> GlyphModel:
+    """The model that ships with the package (loaded once)."""
+    return GlyphModel.load(MODEL_PATH)

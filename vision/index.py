@@ -1,0 +1,245 @@
+"""Find a standard card's corner index by its ink, whatever the deck's layout.
+
+Real decks print the index in many ways: close to the edge or well inside it,
+small or jumbo, touching the first pip or the court picture, a rank of one or
+two glyphs ("10"), sometimes a letter from another language. Nothing here
+assumes one layout: in each corner of the dewarped card the ink is separated
+from the paper (against the paper's own local brightness, so a light gradient
+or a tinted card does not matter), cut into connected components, and every
+plausible *rank over suit* pair near the corner is offered as a candidate.
+The classifier (:mod:`vision.glyphs`) then says which candidate is an index
+and what it reads; nothing is decided here.
+
+The card is the canonical 200 x 280 dewarp (:func:`vision.detect.dewarp`),
+long side vertical. The corners are turned so each is read as a top-left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+Ink = NDArray[np.float32]
+
+WINDOW = (0.34, 0.48)
+"""The part of the card searched from each corner (fractions of width and height): a jumbo
+index with its suit below reaches nearly half way down; the first pips start about a third
+in."""
+
+MARGIN = 2
+"""Pixels along the card's edges that are left out: a dewarp a little too large takes in
+the table there."""
+
+LEVELS = (0.5, 0.32, 0.66)
+"""Ink levels (0 paper .. 1 the darkest ink) at which the corner is cut into glyphs: the
+first one usually; a lighter one for faint print; a darker one to part a blurred rank from
+its suit or from the picture it touches."""
+
+MAX_CANDIDATES = 6
+"""Rank-over-suit pairs offered per corner (the classifier reads them all)."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A pixel box ``x, y, w, h`` in the corner window."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def x1(self) -> int:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> int:
+        return self.y + self.h
+
+    def union(self, other: Box) -> Box:
+        """The box round both.
+
+        >>> Box(0, 0, 2, 2).union(Box(3, 1, 2, 4))
+        Box(x=0, y=0, w=5, h=5)
+        """
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Box(x, y, max(self.x1, other.x1) - x, max(self.y1, other.y1) - y)
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays
+class Candidate:
+    """One rank-over-suit pair in a corner: the glyphs' ink, each alone on blank paper."""
+
+    rank: Ink
+    suit: Ink
+    rank_box: Box
+    suit_box: Box
+    redness: float
+    """How red the glyphs' ink is: above about 0.12 red, below about 0.05 black."""
+    corner: int
+    """0 top-left, 1 bottom-right, 2 top-right, 3 bottom-left."""
+
+
+def paper_colour(card: Image) -> NDArray[np.float32]:
+    """The card's paper, per channel: a bright percentile of a sample of its pixels (the
+    light's tint and a cream card both come out here)."""
+    sample = card[::4, ::4].reshape(-1, 3)
+    return np.maximum(np.percentile(sample, 92, axis=0).astype(np.float32), 16.0)
+
+
+def ink_and_redness(window: NDArray[np.uint8], paper: NDArray[np.float32],
+                    ) -> tuple[Ink, NDArray[np.float32]]:
+    """How much ink covers each pixel of a part of a card, 0 (paper) to about 1, and how
+    red that ink is.
+
+    Ink is taken from the darkest channel of the white-balanced image (red and black print
+    alike), relative to the paper's local brightness round it (a max filter wider than any
+    stroke, smoothed), so a shadow or a glare gradient over the corner is no ink. Redness
+    is how much more red than the other channels a pixel is, relative to its darkness:
+    red ink scores high, black ink and paper near 0.
+    """
+    f = np.asarray(window, np.float32) / paper
+    b, g, r = cv2.split(f)
+    darkest = cv2.min(cv2.min(b, g), r)
+    local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
+    local_paper = cv2.GaussianBlur(local_paper, (0, 0), 4)
+    ink = np.clip(1.0 - darkest / np.maximum(local_paper, 0.05), 0, 1)
+    dark = np.maximum(1.0 - darkest, 0.05)
+    red = np.clip((r - cv2.max(b, g)) / dark, -1, 2)
+    return np.asarray(ink, np.float32), np.asarray(red, np.float32)
+
+
+def _corner_view(a: NDArray[Any], corner: int) -> NDArray[Any]:
+    """The array turned so that ``corner`` is its top-left (180 degrees for bottom-right;
+    mirrored for the other two, as four-index decks print them upright)."""
+    if corner == 1:
+        return a[::-1, ::-1]
+    if corner == 2:
+        return a[:, ::-1]
+    if corner == 3:
+        return a[::-1, :]
+    return a
+
+
+def _components(mask: Image) -> list[Box]:
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area >= 6 and h >= 4:
+            out.append(Box(x, y, w, h))
+    return out
+
+
+def _glyph(ink: Ink, labels: NDArray[np.int32], keep: list[int], box: Box) -> Ink:
+    """The ink of the components ``keep`` inside ``box`` (with a 1 px rim), all else blank:
+    a pip or a picture edge that pokes into the box does not change the glyph."""
+    x0, y0 = max(box.x - 1, 0), max(box.y - 1, 0)
+    x1, y1 = min(box.x1 + 1, ink.shape[1]), min(box.y1 + 1, ink.shape[0])
+    patch = labels[y0:y1, x0:x1]
+    # the rim round a glyph is kept (dilated): anti-aliased edges below the cut belong to it
+    own = cv2.dilate(np.isin(patch, keep).astype(np.uint8), np.ones((3, 3), np.uint8))
+    return np.asarray(ink[y0:y1, x0:x1] * own, np.float32)
+
+
+def candidates_in_corner(card: Image, paper: NDArray[np.float32], corner: int,
+                         levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
+    """Rank-over-suit pairs near one corner of a canonical card (BGR)."""
+    h, w = card.shape[:2]
+    wh, ww = round(WINDOW[1] * h), round(WINDOW[0] * w)
+    window = np.ascontiguousarray(_corner_view(card, corner)[:wh, :ww])
+    ink, red = ink_and_redness(window, paper)
+    ink[:MARGIN, :] = 0
+    ink[:, :MARGIN] = 0
+    if float(ink.max()) < 0.25:
+        return []
+    out: list[Candidate] = []
+    seen: set[tuple[int, int, int, int, int, int, int, int]] = set()
+    for level in levels:
+        mask = (ink > level).astype(np.uint8)
+        n, found, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        labels = np.asarray(found, np.int32)
+        comps: list[tuple[int, Box]] = []
+        for i in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            if area < 6 or bh < 4:
+                continue
+            if x + bw >= ww - 1 and y + bh >= wh - 1:
+                continue  # runs out of the window both ways: a picture, not a glyph
+            if bh > 0.3 * h or bw > 0.25 * w:
+                continue  # a frame line or a picture
+            if (bw <= 3 and bh > 6 * bw and (bh > 0.2 * h or x <= MARGIN + 1)) or (
+                    bh <= 3 and bw > 6 * bh):
+                continue  # a thin line: the card's edge or a frame (a thin "1" is kept)
+            comps.append((i, Box(x, y, bw, bh)))
+        for pair in _pairs(comps, h):
+            rank_ids, rank_box, suit_id, suit_box = pair
+            key = (rank_box.x, rank_box.y, rank_box.w, rank_box.h,
+                   suit_box.x, suit_box.y, suit_box.w, suit_box.h)
+            if key in seen:
+                continue
+            seen.add(key)
+            rank = _glyph(ink, labels, rank_ids, rank_box)
+            suit = _glyph(ink, labels, [suit_id], suit_box)
+            sel = (labels == suit_id) | np.isin(labels, rank_ids)
+            redness = float(red[sel].mean()) if sel.any() else 0.0
+            out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner))
+            if len(out) >= MAX_CANDIDATES:
+                return out
+    return out
+
+
+def _pairs(comps: list[tuple[int, Box]], card_h: int,
+           ) -> list[tuple[list[int], Box, int, Box]]:
+    """Plausible (rank components, rank box, suit component, suit box), nearest the
+    corner first."""
+    tall = [(i, b) for i, b in comps if 0.035 * card_h <= b.h <= 0.26 * card_h]
+    tall.sort(key=lambda ib: ib[1].y + 0.5 * ib[1].x)
+    out = []
+    for i, b in tall[:5]:
+        # glyphs side by side at the same height make one rank ("10", or a broken glyph)
+        ids, box = [i], b
+        for j, c in comps:
+            if j == i:
+                continue
+            overlap = min(box.y1, c.y1) - max(box.y, c.y)
+            gap = max(c.x - box.x1, box.x - c.x1)
+            if (overlap >= 0.6 * min(box.h, c.h) and gap <= 0.35 * box.h
+                    and 0.5 * box.h <= c.h <= 1.6 * box.h):
+                ids.append(j)
+                box = box.union(c)
+        if box.w > 1.6 * box.h:
+            continue  # no rank is that wide: a row of pips
+        centre = box.x + box.w / 2
+        below = []
+        for j, c in comps:
+            if j in ids:
+                continue
+            if not (box.y1 - 0.25 * box.h <= c.y <= box.y1 + 0.9 * box.h):
+                continue
+            if abs(c.x + c.w / 2 - centre) > 0.45 * max(box.w, c.w) + 2:
+                continue
+            if not 0.3 * box.h <= c.h <= 1.4 * box.h or c.w > 1.8 * box.h:
+                continue
+            below.append((j, c))
+        if not below:
+            continue
+        # the nearest one under the rank (a suit's stem can break off below it)
+        j, c = min(below, key=lambda jc: jc[1].y)
+        out.append((ids, box, j, c))
+    return out
+
+
+def index_candidates(card: Image, corners: tuple[int, ...] = (0, 1, 2, 3),
+                     ) -> list[Candidate]:
+    """Every rank-over-suit candidate in the given corners of a canonical card (BGR)."""
+    paper = paper_colour(card)
+    out: list[Candidate] = []
+    for corner in corners:
+        out += candidates_in_corner(card, paper, corner)
+    return out
