@@ -244,8 +244,12 @@ def _letele_svgs() -> Path:
     script = Path(__file__).resolve().parent.parent / "tools" / "card-designs" / "letele-svg.mjs"
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
-    subprocess.run([node, str(script), str(module), str(tmp)], check=True,
-                   capture_output=True, timeout=120)
+    try:
+        subprocess.run([node, str(script), str(module), str(tmp)], check=True,
+                       capture_output=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise DesignNotInstalled(f"could not read @letele/playing-cards: {exc}") from None
     try:
         tmp.rename(out)
     except OSError:  # another process wrote it first
