@@ -114,8 +114,8 @@ def _npm_dir() -> Path:
 
 def _aisleriot(name: str, file: str, courts: str = "JQK", ace: str = "A") -> _Spec:
     return _Spec(PublishedDesign(f"aisleriot-{name}", "gnome-cards-data (Debian)",
-                                 "GPL-3.0-or-later / LGPL (see /usr/share/doc/gnome-cards-data"
-                                 "/copyright)", courts, ace),
+                                 "GPL-3.0-or-later (/usr/share/doc/gnome-cards-data/copyright)",
+                                 courts, ace),
                  lambda: AISLERIOT_DIR / file, _aisleriot_id, sheet=True)
 
 
