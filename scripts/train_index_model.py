@@ -411,8 +411,16 @@ def _label_by_model(model: GlyphModel, cands: list[Candidate], printed: str, sui
         best = max(idx, key=lambda i: any_rank[i] * suit_p[i, s])
         if any_rank[best] * suit_p[best, s] < 0.3:
             continue
-        xs += [features(cands[best].rank), features(cands[best].suit)]
+        chosen = cands[best]
+        xs += [features(chosen.rank), features(chosen.suit)]
         ys += [r, s]
+        # ink elsewhere in the corner (pips, pieces of a court picture) is what "other" is
+        for i in idx:
+            for glyph, box in ((cands[i].rank, cands[i].rank_box),
+                               (cands[i].suit, cands[i].suit_box)):
+                if max(_iou(box, chosen.rank_box), _iou(box, chosen.suit_box)) < 0.1:
+                    xs.append(features(glyph))
+                    ys.append(CLASSES.index("other"))
 
 
 def fit(xs: list[NDArray[np.float32]], ys: list[int], hidden: int, seed: int) -> GlyphModel:

@@ -38,7 +38,7 @@ from vision.glyphs import (
     features,
     shipped_model,
 )
-from vision.index import Candidate, index_candidates
+from vision.index import LEVELS, Candidate, candidates_in_corner, paper_colour
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
@@ -56,6 +56,8 @@ class Thresholds:
     """Least probability of a rank, and of a suit, for a corner to count as read."""
     single_corner: float = 0.9
     """Least probability of both glyphs when only one corner is read."""
+    settled: float = 0.95
+    """A corner read this surely at the first ink level is not cut again at the others."""
     rival: float = 0.5
     """A corner whose other candidates read another card at this fraction of the best
     one's probability is unclear."""
@@ -116,44 +118,60 @@ def prepare() -> None:
     shipped_model()
 
 
-def read_corners(card: Image, th: Thresholds | None = None,
-                 ) -> tuple[list[CornerReading], list[Candidate]]:
-    """The best reading of each index corner of a canonical card (200 x 280 BGR), and
-    every candidate looked at."""
-    th = th or Thresholds()
-    cands = index_candidates(card, INDEX_CORNERS)
-    if not cands:
-        return [], []
+def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
+    """What the classifier reads in each candidate (rank and suit, their probabilities,
+    and whether the ink's colour fits the suit)."""
     model = shipped_model()
     glyphs = np.array([features(g) for c in cands for g in (c.rank, c.suit)], np.float32)
     probs = model.predict(glyphs)
-    rank_p, suit_p = probs[0::2], probs[1::2]
-    best: dict[int, CornerReading] = {}
-    rivals: dict[int, list[CornerReading]] = {}
+    rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, _SUIT_COLS]
+    out = []
     for i, cand in enumerate(cands):
-        ri = int(np.argmax(rank_p[i, _RANK_COLS]))
-        si = int(np.argmax(suit_p[i, _SUIT_COLS]))
+        ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         printed, suit = PRINTED_RANKS[ri], SUITS[si]
-        rp, sp = float(rank_p[i, _RANK_COLS[ri]]), float(suit_p[i, _SUIT_COLS[si]])
         red = cand.redness >= th.red
         black = cand.redness <= th.black
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS)
-        reading = CornerReading(RANK_OF_LETTER.get(printed, printed), suit, rp, sp,
-                                colour_ok, cand.corner)
-        rivals.setdefault(cand.corner, []).append(reading)
-        old = best.get(cand.corner)
-        if old is None or (reading.colour_ok, reading.p) > (old.colour_ok, old.p):
-            best[cand.corner] = reading
-    out = []
-    for corner in sorted(best):
-        chosen = best[corner]
-        # another cut of the same corner that reads another card nearly as well: the
-        # corner is unclear (a rank the blur leaves between 3 and 5, say), not the winner
-        if any(r.card != chosen.card and r.colour_ok and r.p >= th.rival * chosen.p
-               for r in rivals[corner]):
-            chosen = replace(chosen, rank_p=min(chosen.rank_p, th.rival * chosen.rank_p))
-        out.append(chosen)
-    return out, cands
+        out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
+                                 float(rank_p[i, ri]), float(suit_p[i, si]), colour_ok,
+                                 cand.corner))
+    return out
+
+
+def _best(readings: list[CornerReading], th: Thresholds) -> CornerReading:
+    """A corner's best reading; made unclear when another cut of the same corner reads
+    another card nearly as well (a rank the blur leaves between 3 and 5, say)."""
+    chosen = max(readings, key=lambda r: (r.colour_ok, r.p))
+    if any(r.card != chosen.card and r.colour_ok and r.p >= th.rival * chosen.p
+           for r in readings):
+        chosen = replace(chosen, rank_p=min(chosen.rank_p, th.rival * chosen.rank_p))
+    return chosen
+
+
+def read_corners(card: Image, th: Thresholds | None = None,
+                 ) -> tuple[list[CornerReading], list[Candidate]]:
+    """The best reading of each index corner of a canonical card (200 x 280 BGR), and
+    every candidate looked at.
+
+    The corners are cut into glyphs at the usual ink level first; the other levels are
+    tried only in a corner that did not read clearly (most cards need one).
+    """
+    th = th or Thresholds()
+    paper = paper_colour(card)
+    by_corner: dict[int, list[CornerReading]] = {c: [] for c in INDEX_CORNERS}
+    looked: list[Candidate] = []
+    for first, level in enumerate(LEVELS):
+        batch: list[Candidate] = []
+        for corner in INDEX_CORNERS:
+            seen = by_corner[corner]
+            if first and seen and (best := _best(seen, th)).colour_ok and best.p >= th.settled:
+                continue
+            batch += candidates_in_corner(card, paper, corner, (level,))
+        if batch:
+            for reading in _readings(batch, th):
+                by_corner[reading.corner].append(reading)
+            looked += batch
+    return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
 def _washed_out(card: Image, th: Thresholds) -> bool:
