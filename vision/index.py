@@ -213,7 +213,7 @@ def _pairs(comps: list[tuple[int, Box]], card_h: int,
                     and 0.5 * box.h <= c.h <= 1.6 * box.h):
                 ids.append(j)
                 box = box.union(c)
-        if box.w > 1.6 * box.h:
+        if box.w > 2.0 * box.h:
             continue  # no rank is that wide: a row of pips
         centre = box.x + box.w / 2
         below = []

@@ -188,8 +188,22 @@ def _washed_out(card: Image, th: Thresholds) -> bool:
 
 
 def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
-    """Identify a canonical card image (200 x 280 BGR, long side vertical)."""
+    """Identify a canonical card image (200 x 280 BGR, long side vertical).
+
+    A camera looking at a card from the side can foreshorten its long sides until they
+    look the shorter ones: the card is then dewarped a quarter-turn round, its indices at
+    the other two corners. When the card does not read as it is, it is read turned a
+    quarter round too, and named only when both corners read clearly and alike.
+    """
     th = th or Thresholds()
+    upright = _identify(card, th)
+    if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
+        return upright
+    turned = _identify(quarter_turn(card), th, both_corners=True)
+    return turned if turned.card is not None else upright
+
+
+def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Reading:
     readings, _ = read_corners(card, th)
     if not readings:
         return Reading(None, 0.0, Refusal.GLARE if _washed_out(card, th)
@@ -213,6 +227,8 @@ def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
         if other and other[0].card != only.card and other[0].p >= 0.3:
             # the other corner leans to another card: not clear enough to overrule
             return Reading(None, 0.0, Refusal.CORNERS_DISAGREE)
+        if both_corners:
+            return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
