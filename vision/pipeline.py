@@ -115,6 +115,9 @@ class Recognizer:
                    ) -> tuple[str | None, float, Refusal | None]:
         if short_side(quad) < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
+        if self.gallery is None:
+            r = identify_standard(dewarp(image, quad), card_px=short_side(quad))
+            return r.card, r.score, None if r.card is not None else r.reason
         return self.read(dewarp(image, quad))
 
     def detect(self, image: Image) -> list[Detection]:

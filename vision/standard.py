@@ -38,7 +38,13 @@ from vision.glyphs import (
     features,
     shipped_model,
 )
-from vision.index import LEVELS, Candidate, candidates_in_corner, paper_colour
+from vision.index import (
+    LEVELS,
+    Candidate,
+    candidates_in_corner,
+    ink_and_redness,
+    paper_colour,
+)
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
@@ -56,6 +62,12 @@ class Thresholds:
     """Least probability of a rank, and of a suit, for a corner to count as read."""
     single_corner: float = 0.9
     """Least probability of both glyphs when only one corner is read."""
+    least_pip: float = 0.0015
+    """Least area of a pip, as a fraction of the card's (smaller blobs are specks)."""
+    picture_blob: float = 0.012
+    """A blob that is no suit and at least this large (fraction of the card) is a picture."""
+    small_card_px: float = 90.0
+    """Cards narrower than this in the camera image must read alike in both corners."""
     settled: float = 0.95
     """A corner read this surely at the first ink level is not cut again at the others."""
     rival: float = 0.5
@@ -89,6 +101,8 @@ class CornerReading:
     suit_p: float
     colour_ok: bool
     corner: int
+    extent: tuple[int, int] = (0, 0)
+    """How far the index reaches from its corner (pixels right, pixels down)."""
 
     @property
     def card(self) -> str:
@@ -134,7 +148,8 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS)
         out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
                                  float(rank_p[i, ri]), float(suit_p[i, si]), colour_ok,
-                                 cand.corner))
+                                 cand.corner,
+                                 (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1)))
     return out
 
 
@@ -180,23 +195,109 @@ def _washed_out(card: Image, th: Thresholds) -> bool:
     h, w = card.shape[:2]
     b, g, r = cv2.split(card)
     darkest = cv2.min(cv2.min(b, g), r)
-    if float(np.median(darkest[::3, ::3])) >= 240:
+    if float(np.median(darkest[::3, ::3])) >= 245:
         return False
     corner = darkest[: h * 2 // 5, : w // 3]
     far = darkest[h - h * 2 // 5:, w - w // 3:]
     return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
 
 
-def identify_standard(card: Image, th: Thresholds | None = None) -> Reading:
+@dataclass(frozen=True)
+class Field:
+    """What the card shows away from its corners."""
+
+    pips: int
+    """Blobs the index classifier calls a suit."""
+    others: int
+    """Pip-sized or larger blobs that are no clear suit (two pips run together, a pip
+    under a finger's shadow)."""
+    picture: bool
+    """A large, solid blob that is no suit: a court picture, a big letter, a hand."""
+
+
+CORNER_SQUARE = (0.2, 0.3)
+"""The part of each corner (width, height fractions) left out of the field where the index
+was not measured."""
+
+
+def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
+    """Count the pips of a canonical card, and see whether anything else is printed there.
+
+    Every blob of ink whose centre is away from the four corners is shown to the index
+    classifier: one that it calls a suit is a pip. Nothing about where a design places
+    its pips is assumed. Blobs that touch the card's edge (the table beyond a dewarp a
+    little too large) and thin frames round the pips are left out.
+    """
+    h, w = card.shape[:2]
+    ink, _ = ink_and_redness(card, paper_colour(card))
+    mask = (ink > 0.5).astype(np.uint8)
+    n, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels = np.asarray(found, np.int32)
+    # the index as measured (a jumbo index reaches far in), in all four corners: some
+    # decks print four
+    cw, chh = ((index[0] + 3.0, index[1] + 3.0) if index is not None
+               else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
+    blobs = []
+    picture = False
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        cx, cy = (float(v) for v in centroids[i])
+        if (cx < cw or cx > w - cw) and (cy < chh or cy > h - chh):
+            continue  # an index
+        if area < th.least_pip * h * w or x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
+            continue
+        if area < 0.15 * bw * bh:
+            continue  # a thin frame or a line
+        if bw > 0.45 * w or bh > 0.4 * h:
+            picture = True  # a court picture, an arm
+            continue
+        patch = np.asarray(ink[y:y + bh, x:x + bw] * (labels[y:y + bh, x:x + bw] == i),
+                           np.float32)
+        blobs.append((patch, area))
+    if not blobs:
+        return Field(0, 0, picture)
+    probs = shipped_model().predict(np.array([features(p) for p, _ in blobs], np.float32))
+    suit_p = probs[:, _SUIT_COLS].sum(axis=1)
+    pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
+    pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
+    pips = int((suit_p >= 0.5).sum())
+    others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
+                 if p < 0.5 and a >= 0.5 * pip_area)
+    big_other = any(p < 0.5 and a >= th.picture_blob * h * w
+                    for p, (_, a) in zip(suit_p, blobs, strict=True))
+    return Field(pips, others, picture or big_other)
+
+
+def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
+    """Whether what the card shows away from its corners rules out ``rank``. Pips are
+    never required (glare or a finger may hide them), but those that are seen must fit:
+    no more than the rank, and not clearly fewer unless part of the card is hidden (one
+    of its corners could not be read)."""
+    if rank in ("J", "Q", "K"):
+        return field.pips >= 4 and not field.picture  # a number card's pips
+    if rank == "A":
+        return field.pips >= 2 and not field.picture
+    expected = int(rank)
+    return field.pips > expected or (
+        field.pips >= 2 and field.pips + field.others < expected and not field.picture
+        and not partly_hidden)
+
+
+def identify_standard(card: Image, th: Thresholds | None = None,
+                      card_px: float | None = None) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     A camera looking at a card from the side can foreshorten its long sides until they
     look the shorter ones: the card is then dewarped a quarter-turn round, its indices at
     the other two corners. When the card does not read as it is, it is read turned a
     quarter round too, and named only when both corners read clearly and alike.
+
+    ``card_px``, the card's width in the camera's pixels where known: a small card's
+    index is a few pixels across, and one corner alone is then not enough.
     """
     th = th or Thresholds()
-    upright = _identify(card, th)
+    small = card_px is not None and card_px < th.small_card_px
+    upright = _identify(card, th, both_corners=small)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
         return upright
     turned = _identify(quarter_turn(card), th, both_corners=True)
@@ -224,8 +325,10 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
     if len(read) == 1:
         only = read[0]
         other = [r for r in readings if r.corner != only.corner]
-        if other and other[0].card != only.card and other[0].p >= 0.3:
-            # the other corner leans to another card: not clear enough to overrule
+        if other and ((other[0].card != only.card and other[0].p >= 0.3)
+                      or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
+            # the other corner leans to another card (an outline round two cards shows
+            # one card's index in each corner): not clear enough to overrule
             return Reading(None, 0.0, Refusal.CORNERS_DISAGREE)
         if both_corners:
             return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
@@ -233,6 +336,9 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return Reading(None, 0.0, reason)
+    reach = (max(r.extent[0] for r in read), max(r.extent[1] for r in read))
+    if _field_denies(read[0].rank, read_field(card, th, reach), partly_hidden=len(read) == 1):
+        return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
 

@@ -24,7 +24,7 @@ from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.refusal import Refusal
 from vision.render import render_card
-from vision.standard import identify_standard
+from vision.standard import Thresholds, identify_standard, read_field
 
 INSTALLED = {d.name for d in published_designs()}
 HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
@@ -136,3 +136,19 @@ def test_the_shipped_model_loads_and_a_broken_one_says_how_to_rebuild(tmp_path: 
     broken.write_bytes(b"not a model")
     with pytest.raises(ModelError, match="train_index_model"):
         GlyphModel.load(broken)
+
+
+def test_pips_are_counted_wherever_a_design_puts_them() -> None:
+    for card, pips in (("7C", 7), ("10H", 10), ("2S", 2)):
+        assert read_field(_ours(card), Thresholds()).pips == pips
+
+
+def test_an_index_the_pips_contradict_is_not_named() -> None:
+    # a 5 index over the three pips of a 3 (a flat-topped 3 read as a 5 looks like this)
+    three, five = _ours("3D"), _ours("5D")
+    mixed = three.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    mixed[:h, :w] = five[:h, :w]
+    mixed[-h:, -w:] = five[-h:, -w:]
+    reading = identify_standard(mixed)
+    assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
