@@ -32,8 +32,6 @@ class Refusal(StrEnum):
     """The centre of the card contradicts its index (pip count or suit shape)."""
     GLARE = "glare"
     """Light washed out what tells this card from another."""
-    BLURRED = "blurred"
-    """The card is too blurred (motion or focus) to read."""
     NO_MATCH = "no match"
     """A taught deck: the card looks like no card that was taught."""
     AMBIGUOUS = "close to another card"

@@ -61,7 +61,7 @@ def test_found_means_the_quads_centre_is_in_the_box() -> None:
 def test_a_right_quad_does_not_excuse_a_wrong_one_on_the_same_card() -> None:
     s = score_photo(LABELS[:1], [_at(50, 70, "QS"), _at(52, 72, "QH")])
     assert (s.right, s.wrong) == (0, 1)
-    twice = score_photo(LABELS[:1], [_at(50, 70, "QS"), _at(52, 72, None, Refusal.BLURRED)])
+    twice = score_photo(LABELS[:1], [_at(50, 70, "QS"), _at(52, 72, None, Refusal.RANK_UNCLEAR)])
     assert (twice.right, sum(twice.unknown.values())) == (1, 0)
 
 
