@@ -66,6 +66,8 @@ class Thresholds:
     """Least area of a pip, as a fraction of the card's (smaller blobs are specks)."""
     picture_blob: float = 0.012
     """A blob that is no suit and at least this large (fraction of the card) is a picture."""
+    pip_settled_rank: float = 0.5
+    """Least rank probability of the corner that cleanly counted pips agree with."""
     small_card_px: float = 90.0
     """Cards narrower than this in the camera image must read alike in both corners."""
     settled: float = 0.95
@@ -213,6 +215,8 @@ class Field:
     under a finger's shadow)."""
     picture: bool
     """A large, solid blob that is no suit: a court picture, a big letter, a hand."""
+    suit: str | None = None
+    """The suit nearly every pip is (``None`` when they are not that clear)."""
 
 
 CORNER_SQUARE = (0.2, 0.3)
@@ -264,11 +268,15 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
     pips = int((suit_p >= 0.5).sum())
+    shapes = [SUITS[int(np.argmax(row))] for row, p in
+              zip(probs[:, _SUIT_COLS], suit_p, strict=True) if p >= 0.5]
+    common = max(set(shapes), key=shapes.count) if shapes else None
+    suit = common if common is not None and shapes.count(common) >= 0.8 * len(shapes) else None
     others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
-    return Field(pips, others, picture or big_other)
+    return Field(pips, others, picture or big_other, suit)
 
 
 def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
@@ -284,6 +292,26 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden)
+
+
+def _settled_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
+                     ) -> Reading | None:
+    """A number card whose two corners disagree or read faintly (a small card's index is a
+    few pixels), named by its pips: only when they are cleanly counted (each blob a suit,
+    nearly all of one suit, no picture), both corners are in view, and one corner reads
+    that very rank and suit."""
+    if len(readings) < 2:
+        return None
+    reach = (max(r.extent[0] for r in readings), max(r.extent[1] for r in readings))
+    field = read_field(card, th, reach)
+    if not 2 <= field.pips <= 10 or field.others or field.picture or field.suit is None:
+        return None
+    rank = str(field.pips)
+    agree = [r for r in readings if r.rank == rank and r.suit == field.suit and r.colour_ok
+             and r.rank_p >= th.pip_settled_rank]
+    if not agree:
+        return None
+    return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
@@ -314,6 +342,10 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
                        else Refusal.INDEX_NOT_FOUND)
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
+    if not read or len({r.card for r in read}) > 1:
+        settled = _settled_by_pips(card, readings, th)
+        if settled is not None:
+            return settled
     if not read:
         best = max(readings, key=lambda r: r.p)
         if _washed_out(card, th):
@@ -332,7 +364,8 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
-            return Reading(None, 0.0, Refusal.CORNERS_DISAGREE)
+            return (_settled_by_pips(card, readings, th)
+                    or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
