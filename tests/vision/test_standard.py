@@ -157,3 +157,17 @@ def test_an_index_the_pips_contradict_is_not_named() -> None:
     mixed[-h:, -w:] = five[-h:, -w:]
     reading = identify_standard(mixed)
     assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
+
+
+def test_cleanly_counted_pips_settle_corners_that_disagree() -> None:
+    # a small card's blurred corner can read a 6 for an 8: eight clean spades, and the
+    # other corner's 8, settle it; pips that agree with neither corner settle nothing
+    eight = _ours("8S")
+    misread = eight.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    misread[:h, :w] = _ours("6S")[:h, :w]
+    assert identify_standard(misread).card == "8S"
+    neither = eight.copy()
+    neither[:h, :w] = _ours("6S")[:h, :w]
+    neither[-h:, -w:] = _ours("5S")[-h:, -w:]
+    assert identify_standard(neither).card is None
