@@ -2,28 +2,45 @@
 
 A dewarped card is compared with every reference as a whole-card perceptual
 descriptor (a small, blurred, contrast-normalised colour image, so lighting
-gain and offset cancel out), in both 180-degree orientations. A match is
-accepted only when it is good in absolute terms *and* clearly beats the best
-other card; anything else is "unknown", because a wrong card is worse than
-none.
+gain and offset cancel out; a card with little colour keeps little colour, so
+that noise and a colour cast do not weigh like print), in both 180-degree
+orientations. A match is accepted only when it is good in absolute terms *and*
+clearly beats the best other card; anything else is "unknown", because a wrong
+card is worse than none.
 
 Near-identical faces (``D7``, ``D7*``, ``D7**``) are settled by a second stage
 that compares a larger view only where the close candidates differ. The card
 is first shifted into place (phase correlation) and must then win by a wider
 margin; only when that is not clear is it fitted onto the best candidate
-(affine ECC, the costly part) and judged with the usual margin.
+(affine ECC, the costly part) and judged with the usual margin. A card that
+matches only fairly (below ``sure_score``) must also beat each card most like
+it where the two differ, leaving out saturated light.
 
 A glare spot (a lamp on a glossy card) lifts part of the card towards white and can
 hide what tells close cards apart, or make the second stage misjudge them. The
 print under it is mostly still there, lifted and flattened: where a quick look
 finds light that the reference does not explain, an unknown card is looked at
 again by its detail (each channel minus its blurred self, where a smooth patch of
-light cancels), leaving out what the glare saturated; and a second-stage answer
-that the detail contradicts becomes unknown. Glare can hide evidence, never make
-one card look like another.
+light cancels), leaving out what the glare saturated; and a named card that the
+detail contradicts, or that shows through the glare, however faintly, a mark only
+a rival prints (a washed-out pip of a 7 is not a 4), becomes unknown. Glare can
+hide evidence, never make one card look like another.
 
-Galleries are stored as a folder per deck: ``references.npz`` (descriptors)
-and ``deck.json`` (card ids, version).
+A card that the whole-card comparison leaves unknown (a real photo: perspective
+the dewarp did not quite undo, blur, another light; a finger or another card over
+part of it; a card taken a quarter-turn round) is matched part by part: ORB
+keypoints of its contrast-equalised grey image against those of the few most
+alike references, with a geometric check (an affine fit by RANSAC; its inliers
+must be many, and it must lay the reference over the card found, not over a part
+of it). The best fit lays the card onto its reference, where the stages above
+judge it again; if a cover still hides part of it, what no candidate explains is
+left out, and the card is named only if it explains most of the card and beats
+every card most like it where the two differ (unknown when that is covered).
+This runs only on the few cards the first look leaves unknown.
+
+Galleries are stored as a folder per deck: ``references.npz`` (each card's
+canonical face; everything else is derived from them when loaded) and
+``deck.json`` (card ids, format version).
 """
 
 from __future__ import annotations
@@ -39,7 +56,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_H, CARD_W, dewarp, find_cards, portrait
+from vision.detect import CARD_H, CARD_W, DetectorSettings, dewarp, find_cards, portrait
 from vision.refusal import Refusal
 from vision.standard import matvec
 
@@ -48,9 +65,13 @@ Image = NDArray[np.uint8]
 DESC_SIZE = (30, 42)
 FINE_SIZE = (60, 84)
 DESC_WEIGHTS = np.array([1.0, 0.7, 0.7])  # L, a, b: lightness carries the most
+CHROMA_FLOOR = 6.0
+"""Lab units: a descriptor's a and b channels are scaled as if they varied at least this
+much (a grey card's colour is noise and cast, not print)."""
 MARGIN = 0.09  # fraction of the card trimmed on each side: edges are where dewarps disagree
 CARD_ID = re.compile(r"^[A-Za-z0-9*+\-]{1,32}$")
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: the canonical faces are stored (1: descriptors only, before keypoints)."""
 
 
 class EnrollmentError(ValueError):
@@ -85,8 +106,12 @@ def _descriptor(small: Image) -> NDArray[np.float32]:
     # each channel centred and scaled to its weight; the norm of a centred channel is its
     # standard deviation times sqrt(pixels) (cv2's statistics: numpy's are slow on 3 channels)
     mean, std = cv2.meanStdDev(lab)
-    norms = std.ravel() * np.sqrt(lab.shape[0] * lab.shape[1])
-    scale = np.where(norms > 1e-3, DESC_WEIGHTS / np.maximum(norms, 1e-3), 0.0)
+    root = np.sqrt(lab.shape[0] * lab.shape[1])
+    norms = std.ravel() * root
+    # a card with little colour keeps little colour: its a and b channels are not
+    # stretched to full weight (that would weigh noise and a colour cast like print)
+    floor = np.array([1e-3, CHROMA_FLOOR * root, CHROMA_FLOOR * root])
+    scale = np.where(norms > 1e-3, DESC_WEIGHTS / np.maximum(norms, floor), 0.0)
     out = ((lab - mean.ravel().astype(np.float32)) * scale.astype(np.float32))
     out = np.ascontiguousarray(out.transpose(2, 0, 1)).ravel()  # channel after channel
     n = float(np.sqrt(np.dot(out, out)))
@@ -94,16 +119,31 @@ def _descriptor(small: Image) -> NDArray[np.float32]:
 
 
 def canonical_from_photo(image: Image) -> Image:
-    """The card in an enrollment image: a found card quad, else the whole image."""
+    """The card in an enrollment image, upright (portrait) at the canonical size.
+
+    An image in a card's proportions is taken as the card itself (a face already cut out:
+    a dewarped camera view, a scan, a rendered face); any other image is a photo of the
+    card on a table, and the largest card found in it is the card (it may fill most of
+    the photo). Without one, the whole image is taken.
+    """
     h, w = image.shape[:2]
-    quads = find_cards(image)
-    if quads:
-        q = quads[0]
-        if cv2.contourArea(q) > 0.15 * h * w:
-            return dewarp(image, portrait(q))
     upright = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
+    ratio = max(h, w) / max(min(h, w), 1)
+    if abs(ratio / (CARD_H / CARD_W) - 1) > CARD_SHAPED:
+        quads = find_cards(image, PHOTO_SETTINGS)
+        if quads:
+            q = max(quads, key=cv2.contourArea)
+            if cv2.contourArea(q) > 0.08 * h * w:
+                return dewarp(image, portrait(q))
     return np.asarray(cv2.resize(upright, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
                       np.uint8)
+
+
+CARD_SHAPED = 0.03
+"""How far (a fraction) an image's proportions may be from a card's for it to be a card
+already cut out (a photo is 4:3 or 16:9; a card 7:5)."""
+PHOTO_SETTINGS = DetectorSettings(max_area_fraction=0.95)
+"""The detector's limits for a photo of one card to teach: the card may fill the photo."""
 
 
 def fine_view(card: Image) -> NDArray[np.float32]:
@@ -168,6 +208,10 @@ def aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
 
 GLARE_EXCESS = 20.0  # grey levels above the lit reference, in every channel: glare
 SATURATED = 250  # a channel this bright has lost the print under it
+UNEXPLAINED = 60.0  # grey levels from the lit reference, summed over channels: not it
+MARKS_SHOWN = 0.3  # fraction of a rival's own marks' contrast that shows them under glare
+WHITE_OUT = 240  # a pixel this bright in every channel under glare may hide a mark
+HIDDEN_MARKS = 0.25  # fraction of a rival's own marks that may not be so hidden
 DETAIL_BLUR = 2.5  # fine-view pixels: smaller than a glare spot, larger than a stroke
 _RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _SMALL_RIM = np.ones((3, 3), np.uint8)  # the same at DESC_SIZE, half the fine view
@@ -191,6 +235,70 @@ def _fit(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.b
 def _least(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """Each pixel's smallest channel (numpy's own reduction is slow over three)."""
     return np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
+
+
+def _lit(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+         ) -> NDArray[np.float32]:
+    """``ref`` (pixels x 3) lit like ``query``: fitted on the ``use`` pixels, then again on
+    those it explains (a cover would pull the first fit)."""
+    fitted = _fit(query, ref, use)
+    keep = use & (np.abs(query - fitted).sum(axis=1) <= UNEXPLAINED)
+    if keep.sum() >= 0.3 * max(int(use.sum()), 1):
+        fitted = _fit(query, ref, keep)
+    return fitted
+
+
+def _darkness(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How much darker each pixel of a fine view (pixels x 3) is than round it, summed over
+    channels: a mark, whatever smooth light lies on it."""
+    view = pixels.reshape(FINE_SIZE[1], FINE_SIZE[0], 3)
+    return np.asarray((cv2.GaussianBlur(view, (0, 0), DETAIL_BLUR) - view).sum(axis=2).ravel(),
+                      np.float32)
+
+
+def _may_show_marks(query: NDArray[np.float32], mine: NDArray[np.float32],
+                    theirs: NDArray[np.float32], differ: NDArray[np.intp],
+                    glare: NDArray[np.bool_]) -> bool:
+    """Whether ``query`` may show the marks that reference ``theirs`` prints and ``mine``
+    does not (both lit like it; pixels x 3; ``differ``: where the references differ): it
+    shows them, however faintly (glare lifts and flattens a mark, so a washed-out pip of
+    a 7 must not let the card pass for a 4), or the ``glare`` turned them white."""
+    marks = np.zeros(len(query), bool)
+    marks[differ] = True
+    marks &= (mine - theirs).sum(axis=1) > UNEXPLAINED
+    count = int(marks.sum())
+    if count < 12:
+        return False
+    if (marks & glare & (_least(query) >= WHITE_OUT)).sum() >= max(12, HIDDEN_MARKS * count):
+        return True  # what would tell is white in every channel: it cannot be seen
+    q, m, t = (float(_darkness(v)[marks].mean()) for v in (query, mine, theirs))
+    return t - m > 1e-3 and (q - m) / (t - m) >= MARKS_SHOWN
+
+
+def _beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],
+                      theirs: NDArray[np.float32],
+                      mine: NDArray[np.float32], other: NDArray[np.float32],
+                      differ: NDArray[np.intp], valid: NDArray[np.bool_],
+                      least_seen: float, clear: float) -> bool:
+    """Whether a card (``query``, pixels x 3) is clearly the reference ``mine`` rather than
+    ``other`` (both lit like it; ``ours`` and ``theirs`` its per-pixel distances to them)
+    where the two differ (``differ``, the pixels where the references do, and so much
+    that lighting does not explain it), leaving out what neither explains (a cover)
+    and light that neither does (glare), when most of that is seen."""
+    where = np.zeros(len(query), bool)
+    where[differ] = True
+    where &= np.abs(mine - other).sum(axis=1) > UNEXPLAINED
+    if where.sum() < 12:
+        return False  # the same picture
+    # what neither explains is a cover; light that neither explains (brighter than both in
+    # every channel) is glare, which can wash a mark out to look like blank paper
+    glare = (_least(query - np.maximum(mine, other)) > GLARE_EXCESS) | (
+        _least(query) >= SATURATED)
+    seen = where & valid & ~glare & ((ours <= UNEXPLAINED) | (theirs <= UNEXPLAINED))
+    if seen.sum() < max(12, least_seen * where.sum()):
+        return False  # what tells them apart is covered
+    da, db = float(ours[seen].sum()), float(theirs[seen].sum())
+    return da < db and 1.0 - da / max(db, 1e-6) >= clear
 
 
 def _glare(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
@@ -238,6 +346,102 @@ def _masked_correlation(refs: NDArray[np.float32], query: NDArray[np.float32],
     return out if per_channel else out.mean(axis=1)
 
 
+# -- keypoints: a card matched part by part, then laid onto its reference ------------
+
+KP_PAD = 12
+"""Pixels of replicated border round a card, so that features by its edge (the index) count."""
+KP_FEATURES = 250  # ORB keypoints a card: about 1 ms on this machine, matching 4x cheaper
+KP_RATIO = 0.8  # Lowe's ratio test: a match must be clearly better than the next one
+RANSAC_PX = 4.0  # card pixels (of 200 x 280) an inlier may be off the fitted transform
+MIN_INLIERS = 12  # least inliers of a fit (a card of another deck gets a handful)
+MIN_COVER = 0.75  # IoU of the fitted reference with the card found: that card, not a part
+SHORTLIST = 4  # references (most alike by the descriptor) matched by keypoints, each view
+TWIN = 0.95  # descriptor likeness of near-identical faces, which share one keypoint fit
+KP_FLOOR = 0.3  # a card no reference is even this alike (either view) is not matched
+KP_AGREE = 0.5  # the named card's own fit must have this fraction of the best fit's inliers
+COVER_EXPLAINED = 0.75  # fraction of a covered card the named reference must explain
+COVER_VISIBLE = 0.5  # fraction left when the cover's broad patches are taken out
+RIVALS = 6  # cards most like a card that it must beat where a cover may hide them
+RIVAL_WINDOW = 0.2  # cards this close by descriptor are rivals to a fair likeness
+NEAREST = 3  # and this many of the cards most like the named one
+
+
+@dataclass(frozen=True, eq=False)
+class Features:
+    """A card's keypoints: positions in card pixels and their binary descriptors."""
+
+    points: NDArray[np.float32]
+    descriptors: NDArray[np.uint8] | None
+
+
+def keypoint_view(card: Image) -> Image:
+    """The grey card, its contrast equalised tile by tile (CLAHE: a dim or unevenly lit card
+    shows the same corners as a bright one), with a replicated border."""
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    grey = cv2.createCLAHE(2.0, (4, 4)).apply(grey)
+    return np.asarray(cv2.copyMakeBorder(grey, KP_PAD, KP_PAD, KP_PAD, KP_PAD,
+                                         cv2.BORDER_REPLICATE), np.uint8)
+
+
+def features(card: Image) -> Features:
+    """The ORB keypoints of a canonical card."""
+    orb = cv2.ORB.create(KP_FEATURES, 1.25, 5, 15, 0, 2, cv2.ORB_HARRIS_SCORE, 15, 8)
+    points, desc = orb.detectAndCompute(keypoint_view(card), None)
+    xy = np.array([p.pt for p in points], np.float32).reshape(-1, 2) - KP_PAD
+    return Features(xy, np.asarray(desc, np.uint8) if desc is not None and len(desc) else None)
+
+
+def _keypoint_fit(query: Features, ref: Features,
+                  ) -> tuple[NDArray[np.float64] | None, int]:
+    """The transform (3 x 3) laying ``ref``'s card onto ``query``'s, fitted by RANSAC to the
+    keypoints that match, and its count of inliers. The cards are dewarped already, so an
+    affine transform suffices (it takes in a dewarp's errors, a card turned round, a
+    halo or a cut-off end), and its 3-point samples are far cheaper than a homography's."""
+    if query.descriptors is None or ref.descriptors is None \
+            or min(len(query.points), len(ref.points)) < MIN_INLIERS:
+        return None, 0
+    pairs = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(query.descriptors, ref.descriptors, k=2)
+    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < KP_RATIO * p[1].distance]
+    if len(good) < MIN_INLIERS:
+        return None, 0
+    src = ref.points[[m.trainIdx for m in good]]
+    dst = query.points[[m.queryIdx for m in good]]
+    a, mask = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=RANSAC_PX,
+                                   maxIters=500, confidence=0.99, refineIters=5)
+    fitted: object = a
+    if fitted is None:
+        return None, 0  # no transform fits (OpenCV's stubs do not say it may be None)
+    h = np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
+    if not _plausible(h):
+        return None, 0
+    return h, int(mask.sum())
+
+
+_CORNERS = np.array([[[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]], np.float32)
+
+
+def _plausible(h: NDArray[np.float64]) -> bool:
+    """Whether ``h`` lays the reference card onto the card found: not mirrored, and
+    covering it (a card seen inside the outline of another one, or of a pile, is not the
+    card that outline is)."""
+    q = cv2.perspectiveTransform(_CORNERS, h)[0].astype(np.float32)
+    edges = np.roll(q, -1, axis=0) - q
+    cross = edges[:, 0] * np.roll(edges[:, 1], -1) - edges[:, 1] * np.roll(edges[:, 0], -1)
+    if not (cross > 0).all():
+        return False
+    inter, _ = cv2.intersectConvexConvex(q, _CORNERS[0])
+    union = float(cv2.contourArea(q)) + CARD_W * CARD_H - inter
+    return bool(inter / max(union, 1.0) >= MIN_COVER)
+
+
+def quarter_turned(card: Image) -> Image:
+    """A card read a quarter-turn round and stretched back to the card's shape: a card whose
+    foreshortened long side was taken for its short one."""
+    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)
+    return np.asarray(cv2.resize(turned, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
+                      np.uint8)
+
+
 @dataclass(frozen=True)
 class Match:
     card: str | None
@@ -245,6 +449,18 @@ class Match:
     runner_up: float
     reason: Refusal | None = None
     """Why ``card`` is ``None`` (``None`` when it was named)."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Look:
+    """What the first and second stages made of a card."""
+
+    found: int | None
+    best: float
+    second: float
+    reason: Refusal
+    per_card: NDArray[np.float32]
+    doubted: bool  # named, then refused by a check: another look would only doubt it again
 
 
 @dataclass(frozen=True)
@@ -255,8 +471,12 @@ class Gallery:
     cards: tuple[str, ...]
     descriptors: NDArray[np.float32]  # len(cards) x 2 orientations x D
     fine: NDArray[np.float32]  # len(cards) x 2 orientations x FINE_SIZE view
+    faces: NDArray[np.uint8] | None = field(default=None, compare=False, repr=False)
+    """The canonical face of each card (len(cards) x CARD_H x CARD_W x 3), when known."""
     min_score: float = 0.80
     min_margin: float = 0.07
+    sure_score: float = 0.95  # a card named below it must beat its rivals where they differ
+    hold_clear: float = 0.25  # how clearly (see _holds)
     window: float = 0.12  # cards this close to the best go to the fine comparison
     min_clear: float = 0.4  # how clearly the aligned card must be one of the close cards
     quick_clear: float = 0.6  # the same after a shift only, before the affine fit
@@ -284,14 +504,23 @@ class Gallery:
         if not faces:
             raise EnrollmentError(f"deck {deck!r} needs at least one card image")
         cards = tuple(sorted(faces))
+        return cls.from_canonical(deck, cards, np.array(
+            [canonical_from_photo(faces[card]) for card in cards], np.uint8))
+
+    @classmethod
+    def from_canonical(cls, deck: str, cards: tuple[str, ...], faces: NDArray[np.uint8],
+                       ) -> Gallery:
+        """A gallery from each card's canonical face (CARD_H x CARD_W), in ``cards`` order."""
+        if faces.shape != (len(cards), CARD_H, CARD_W, 3) or not cards:
+            raise EnrollmentError(f"deck {deck!r} needs one {CARD_W} x {CARD_H} face per card")
         rows = []
         fine = []
-        for card in cards:
-            c = canonical_from_photo(faces[card])
+        for c in faces:
             turned = np.ascontiguousarray(c[::-1, ::-1])
             rows.append([describe(c), describe(turned)])
             fine.append([fine_view(c), fine_view(turned)])
-        return cls(deck, cards, np.array(rows, np.float32), np.array(fine, np.float32))
+        return cls(deck, cards, np.array(rows, np.float32), np.array(fine, np.float32),
+                   np.ascontiguousarray(faces, np.uint8))
 
     @cached_property
     def _alike(self) -> bool:
@@ -307,6 +536,17 @@ class Gallery:
 
     def identify(self, card: Image) -> Match:
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
+        look = self._look(card)
+        if look.found is None and self.faces is not None and not look.doubted:
+            # glare is no reason to think the card was taken a quarter-turn round
+            seen = self._by_keypoints(card, look.per_card, look.reason != Refusal.GLARE)
+            if seen is not None:
+                return seen
+        return Match(None if look.found is None else self.cards[look.found], look.best,
+                     look.second, None if look.found is not None else look.reason)
+
+    def _look(self, card: Image) -> _Look:
+        """The first and second stages, with the checks against glare and rivals."""
         inner = _inner(card, FINE_SIZE) if self._alike else None
         small = _inner(card, DESC_SIZE) if inner is None else np.asarray(
             cv2.resize(inner, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
@@ -316,18 +556,197 @@ class Gallery:
         order = np.argsort(-per_card)
         best = float(per_card[order[0]])
         second = float(per_card[order[1]]) if len(order) > 1 else -1.0
+        reason = Refusal.NO_MATCH if best < self.min_score else Refusal.AMBIGUOUS
         found, fine = self._settle(card, inner, scores, per_card, order)
+        doubted = False
         if found is None and len(order) > 1 and best >= self.glare_score and self._glared(
                 small, (int(order[0]), int(np.argmax(scores[order[0]])))):
             # an unknown: a glare spot may have washed out what tells the cards apart
+            reason = Refusal.GLARE
             found = self._through_glare(card, inner)
-        elif found is not None and fine is not None and self._glared(small, fine):
-            # glare brightens the close cards' differences unevenly and can fool the
-            # second stage: the detail, which glare does not change, must not disagree
-            seen = self._through_glare(card, inner)
-            if seen is not None and seen != found:
-                found = None
-        return Match(None if found is None else self.cards[found], best, second)
+        elif found is not None:
+            ref = fine or (found, int(np.argmax(scores[found])))
+            if self._glared(small, ref):
+                # glare brightens the close cards' differences unevenly and can fool the
+                # second stage, or wash a mark out (a pip of a 3 gone: a 2): the detail,
+                # which glare does not change, must not disagree, and what only a rival
+                # prints must not show through
+                seen = self._through_glare(card, inner)
+                if seen != found and (seen is not None or not self._holds(
+                        card, inner, ref, scores, True)):
+                    found, reason, doubted = None, Refusal.GLARE, True
+            elif best < self.sure_score and not self._holds(card, inner, ref, scores, False):
+                # a fair likeness only: a rival that explains some part better must not
+                # be left out (a mark washed out can turn a card into another)
+                found, reason = None, Refusal.AMBIGUOUS
+        return _Look(found, best, second, reason, per_card, doubted)
+
+    def __post_init__(self) -> None:
+        if self.faces is not None:
+            self._features  # noqa: B018 - made once, not in the middle of a frame
+
+    @cached_property
+    def _features(self) -> list[Features]:
+        assert self.faces is not None
+        return [features(f) for f in self.faces]
+
+    @cached_property
+    def _twins(self) -> NDArray[np.bool_]:
+        """Which references are near-identical faces (cards x cards): their keypoints are
+        the same, so one keypoint fit serves them all."""
+        n = len(self.cards)
+        sim = np.einsum("id,jkd->ijk", self.descriptors[:, 0], self.descriptors).max(axis=2)
+        return np.asarray(sim >= TWIN, bool) | np.eye(n, dtype=bool)
+
+    def _by_keypoints(self, card: Image, per_card: NDArray[np.float32],
+                      turned: bool = True) -> Match | None:
+        """The card named once laid onto its reference by its keypoints, if any.
+
+        ``per_card``: the first stage's scores of ``card``. The few best references are
+        matched by their keypoints, both ways the card may have been taken (as found, and
+        a quarter-turn round), and the best fit lays the card onto its reference; the
+        first and second stages then judge that aligned card."""
+        views = [(card, per_card)]
+        if turned:
+            other = quarter_turned(card)
+            views.append((other, matvec(self.descriptors, describe(other)).max(axis=1)))
+        views.sort(key=lambda t: -float(t[1].max()))
+        if float(views[0][1].max()) < KP_FLOOR:
+            return None
+        for view, scores in views:
+            feats = features(view)
+            fits = self._fits(feats, scores)
+            if not fits:
+                continue
+            i = max(fits, key=lambda k: fits[k][0])
+            n, h = fits[i]
+            aligned = np.asarray(cv2.warpPerspective(
+                view, h, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE), np.uint8)
+            look = self._look(aligned)
+            found, best, second = look.found, look.best, look.second
+            if found is None and not look.doubted:
+                shortlist = [int(k) for k in np.argsort(-scores)[:SHORTLIST]]
+                shortlist += [k for k in fits if k not in shortlist]
+                found, best, second = self._past_cover(aligned, h, view.shape, shortlist)
+            if found is None:
+                return None
+            if found not in fits:
+                fits.update(self._fits(feats, scores, (found,)))
+            if fits.get(found, (0, None))[0] < KP_AGREE * n:
+                return None  # the card's own keypoints do not bear the name out
+            return Match(self.cards[found], best, second)
+        return None
+
+    def _past_cover(self, aligned: Image, h: NDArray[np.float64], shape: tuple[int, ...],
+                    shortlist: list[int]) -> tuple[int | None, float, float]:
+        """The card that ``aligned`` (a card laid onto the references' frame by ``h``) shows
+        where nothing covers it (a finger, a hand, another card).
+
+        The card explaining most of it must match well where it explains it, and beat
+        each rival (the ``shortlist`` and the cards most like it) where the two differ,
+        leaving out what neither explains; if what tells them apart is mostly covered,
+        the card stays unknown."""
+        ones = np.full(shape[:2], 255, np.uint8)
+        inside = cv2.warpPerspective(ones, h, (CARD_W, CARD_H),
+                                     flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        valid = _inner(np.asarray(inside, np.uint8)[:, :, None].repeat(3, axis=2),
+                       FINE_SIZE)[:, :, 0].ravel() > 250
+        query = _inner(aligned, FINE_SIZE).astype(np.float32).reshape(-1, 3)
+        lit: dict[tuple[int, int], NDArray[np.float32]] = {}
+        residual: dict[tuple[int, int], NDArray[np.float32]] = {}
+
+        def res(ref: tuple[int, int]) -> NDArray[np.float32]:
+            if ref not in residual:
+                lit[ref] = _lit(query, self.fine[ref].reshape(-1, 3), valid)
+                residual[ref] = np.asarray(np.abs(query - lit[ref]).sum(axis=1), np.float32)
+            return residual[ref]
+
+        # either way up: the keypoints may have laid a card onto a twin turned round
+        explained = {(k, s): float((valid & (res((k, s)) <= UNEXPLAINED)).mean())
+                     for k in shortlist for s in (0, 1)}
+        for mine in sorted(explained, key=lambda k: -explained[k])[:3]:
+            if explained[mine] < COVER_EXPLAINED:
+                break
+            poor = (res(mine) > UNEXPLAINED).reshape(FINE_SIZE[1], FINE_SIZE[0])
+            # a cover is a broad patch: thin lines are print a pixel or two off
+            covered = cv2.dilate(cv2.erode(poor.astype(np.uint8), _SMALL_RIM), _RIM)
+            if (valid & (covered.ravel() == 0)).mean() < COVER_VISIBLE:
+                continue
+            rivals = set(shortlist) | set(int(k) for k in self._neighbours[mine[0]])
+            rivals.discard(mine[0])
+            if all(_beats_past_cover(query, res(mine), res((other, s)), lit[mine],
+                                     lit[(other, s)], self._differ_at(mine, (other, s)),
+                                     valid, self.glare_differ, self.min_clear)
+                   for other in rivals for s in (0, 1)):
+                return mine[0], explained[mine], max(
+                    (v for k, v in explained.items() if k[0] != mine[0]), default=0.0)
+        return None, max(explained.values()), 0.0
+
+    @cached_property
+    def _neighbours(self) -> NDArray[np.intp]:
+        """Each reference's most alike other references (cards x RIVALS): the cards a
+        partly covered card may be."""
+        sim = np.einsum("id,jkd->ijk", self.descriptors[:, 0], self.descriptors).max(axis=2)
+        np.fill_diagonal(sim, -np.inf)
+        return np.argsort(-sim, axis=1)[:, :RIVALS]
+
+    def _fits(self, feats: Features, scores: NDArray[np.float32],
+              only: tuple[int, ...] | None = None,
+              ) -> dict[int, tuple[int, NDArray[np.float64]]]:
+        """Keypoint fits (inliers, transform) of a card (its ``feats``) onto the references
+        it is most like by ``scores`` (or ``only`` these), at least ``MIN_INLIERS`` strong;
+        a fit serves a reference's near-identical twins too."""
+        order = np.argsort(-scores)[:SHORTLIST] if only is None else np.array(only)
+        out: dict[int, tuple[int, NDArray[np.float64]]] = {}
+        tried: list[int] = []
+        for i in (int(k) for k in order):
+            twin = next((t for t in tried if self._twins[i, t]), None)
+            if twin is not None:
+                if twin in out:
+                    out[i] = out[twin]
+                continue
+            tried.append(i)
+            h, n = _keypoint_fit(feats, self._features[i])
+            if h is not None and n >= MIN_INLIERS:
+                out[i] = (n, h)
+        return out
+
+    def _holds(self, card: Image, inner: Image | None, ref: tuple[int, int],
+               scores: NDArray[np.float32], glared: bool) -> bool:
+        """Whether ``card`` is still reference ``ref`` (card, side) rather than each card
+        most like it.
+
+        Light can wash a mark out to look like blank paper, never draw one. So under
+        glare (``glared``), each rival printing marks that ``ref`` lacks must be ruled
+        out by the detail where those marks would be (glare adds smooth light: a mark
+        under it is still a mark, unless the light saturates it). Otherwise (a fair
+        likeness, not a sure one) the card must beat each rival where the two differ,
+        leaving out what neither explains and saturated light."""
+        view = _inner(card, FINE_SIZE) if inner is None else inner
+        _, move = _shift(_fine(view), self._grey_reference(ref))
+        query = _warped(view.astype(np.float32), move).reshape(-1, 3)
+        everywhere = np.ones(len(query), bool)
+        mine = _lit(query, self.fine[ref].reshape(-1, 3), everywhere)
+        usable = _least(query) < SATURATED
+        glare = _glare(query, self.fine[ref].reshape(-1, 3), everywhere) if glared else ~usable
+        ours = np.asarray(np.abs(query - mine).sum(axis=1), np.float32)
+        per_card = scores.max(axis=1)
+        close = {int(k) for k in np.argsort(-per_card)[:RIVALS + 1]
+                 if per_card[k] >= per_card[ref[0]] - RIVAL_WINDOW}
+        close |= {int(k) for k in self._neighbours[ref[0]][:NEAREST]}
+        close.discard(ref[0])
+        for other in ((k, int(np.argmax(scores[k]))) for k in close):
+            theirs = _lit(query, self.fine[other].reshape(-1, 3), everywhere)
+            if glared:
+                if _may_show_marks(query, mine, theirs, self._differ_at(ref, other), glare):
+                    return False  # what only they print shows through the glare, or may
+                continue
+            if not _beats_past_cover(query, ours, np.asarray(np.abs(query - theirs).sum(
+                    axis=1), np.float32), mine, theirs, self._differ_at(ref, other),
+                    usable, self.glare_differ, self.hold_clear):
+                return False
+        return True
 
     def _settle(self, card: Image, inner: Image | None, scores: NDArray[np.float32],
                 per_card: NDArray[np.float32], order: NDArray[np.intp],
@@ -511,10 +930,13 @@ class Gallery:
     # -- storage ------------------------------------------------------------
 
     def save(self, store: Path) -> Path:
+        """Write the gallery to ``store/<deck>/``: the faces, from which the rest is made."""
+        if self.faces is None:
+            raise EnrollmentError(f"deck {self.deck!r} has no faces to save; teach it again")
         folder = store / self.deck
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / "references.tmp.npz"
-        np.savez_compressed(tmp, descriptors=self.descriptors, fine=self.fine)
+        np.savez_compressed(tmp, faces=self.faces)
         os.replace(tmp, folder / "references.npz")
         meta = {"version": FORMAT_VERSION, "deck": self.deck, "cards": list(self.cards)}
         (folder / "deck.json.tmp").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -523,25 +945,34 @@ class Gallery:
 
     @classmethod
     def load(cls, store: Path, deck: str) -> Gallery:
+        """The gallery saved under ``store/<deck>/``; everything but the faces is made
+        again, so a change to how cards are compared needs no new teaching."""
         folder = store / deck
+        again = (f"teach it again with 'companion vision enroll --deck {deck}' "
+                 "(or on the phone's camera page)")
         try:
             meta = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+            if meta.get("version") == 1:
+                raise EnrollmentError(
+                    f"enrolled deck {deck!r} in {folder} was taught by an older version "
+                    f"that kept no card images; {again}")
             with np.load(folder / "references.npz") as data:
-                desc = np.asarray(data["descriptors"], np.float32)
-                fine = np.asarray(data["fine"], np.float32)
+                faces = np.asarray(data["faces"], np.uint8)
         except FileNotFoundError:
             raise EnrollmentError(
                 f"no enrolled deck {deck!r} in {store}; enroll it first with "
                 f"'companion vision enroll --deck {deck} --from DIR'") from None
         except (OSError, ValueError, KeyError) as exc:
+            if isinstance(exc, EnrollmentError):
+                raise
             raise EnrollmentError(f"enrolled deck {deck!r} in {folder} is damaged ({exc}); "
-                                  "enroll it again") from None
+                                  f"enroll it again: {again}") from None
         cards = tuple(meta.get("cards", ()))
-        if meta.get("version") != FORMAT_VERSION or desc.shape[:2] != (len(cards), 2) \
-                or fine.shape[:2] != (len(cards), 2):
+        if meta.get("version") != FORMAT_VERSION or faces.shape != (
+                len(cards), CARD_H, CARD_W, 3) or not cards:
             raise EnrollmentError(f"enrolled deck {deck!r} in {folder} has an unknown format; "
-                                  "enroll it again")
-        return cls(deck, cards, desc, fine)
+                                  f"enroll it again: {again}")
+        return cls.from_canonical(deck, cards, faces)
 
 
 def valid_deck_name(name: str) -> str:
