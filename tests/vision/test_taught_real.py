@@ -88,7 +88,8 @@ def test_a_deck_taught_from_one_photo_per_card_reads_real_scenes_of_it(
     right, _, wrong = _read(rec, scenes)
     total = sum(len(p.cards) for p in scenes)
     assert total == 26
-    # this version: 24 right, 2 unknown (white cards on white paper, never outlined)
+    # this version: 23 right, 3 unknown (white cards on white paper, never outlined; an
+    # ace whose outline takes in the edge of the card beside it)
     assert wrong == 0
     assert right >= 0.8 * total
 
