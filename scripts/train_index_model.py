@@ -12,9 +12,10 @@ the classifier learns exactly what it will be shown. Two kinds of card go in:
   typefaces, weights and widths; court letters of other languages too),
   beside a pip or a court frame at random;
 * the faces of the published designs in vision.designs.TRAINING_DESIGNS
-  (never BENCH_DESIGNS, which the benchmark keeps for scoring).
+  (never BENCH_DESIGNS, which the benchmark keeps for scoring), and of our
+  own renderer's designs (the simulated camera table draws them).
 
-Each card is put through a random camera: its size in the frame (50 to 450
+Each card is put through a random camera: its size in the frame (45 to 450
 px wide), blur, noise, JPEG, a light gradient and a tint, a little glare,
 and a dewarp a few pixels off, as vision.detect.dewarp would give it.
 The real photos are never used, so they can score the result.
@@ -41,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.decks import STANDARD
 from vision.glyphs import CLASSES, MODEL_PATH, PRINTED_RANKS, GlyphModel, features
 from vision.index import Box, Candidate, index_candidates
+from vision.render import STANDARD_DESIGNS, render_card
 
 Image = NDArray[np.uint8]
 FACE_W, FACE_H = 600, 840
@@ -249,7 +251,7 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
     """``face`` (a flat card, BGR) as a camera would see it, dewarped to 200 x 280, and
     the homography from face pixels to that view."""
     fh, fw = face.shape[:2]
-    width = math.exp(rng.uniform(math.log(55), math.log(450)))
+    width = math.exp(rng.uniform(math.log(45), math.log(450)))
     s = width / fw
     pad = 12
     bg = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
@@ -370,6 +372,14 @@ def design_samples(model: GlyphModel | None, per_card: int, seed: int,
           flush=True)
     xs: list[NDArray[np.float32]] = []
     ys: list[int] = []
+    # our own renderer's designs too: the simulated camera table draws them
+    for design in range(len(STANDARD_DESIGNS)):
+        for card in STANDARD:
+            face = render_card("standard", card, design)
+            for _ in range(per_card):
+                canon, _h = camera(face, rng)
+                _label_by_model(model, index_candidates(canon, (0, 1)), card[:-1], card[-1],
+                                xs, ys)
     for name in names:
         try:
             published_face(name, "AS", 600)
