@@ -66,8 +66,10 @@ class Thresholds:
     """Least area of a pip, as a fraction of the card's (smaller blobs are specks)."""
     picture_blob: float = 0.012
     """A blob that is no suit and at least this large (fraction of the card) is a picture."""
-    pip_settled_rank: float = 0.5
+    field_settled_rank: float = 0.5
     """Least rank probability of the corner that cleanly counted pips agree with."""
+    field_settled_court: float = 0.4
+    """Least rank probability of both corners for a court card its picture confirms."""
     small_card_px: float = 90.0
     """Cards narrower than this in the camera image must read alike in both corners."""
     settled: float = 0.95
@@ -294,24 +296,34 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
         and not partly_hidden)
 
 
-def _settled_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
-                     ) -> Reading | None:
-    """A number card whose two corners disagree or read faintly (a small card's index is a
-    few pixels), named by its pips: only when they are cleanly counted (each blob a suit,
-    nearly all of one suit, no picture), both corners are in view, and one corner reads
-    that very rank and suit."""
+def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds,
+                      ) -> Reading | None:
+    """A card whose two corners disagree or read faintly (a small or blurred index is a
+    few pixels), settled by what its face shows, with both corners in view:
+
+    * a number card by its pips, when they are cleanly counted (each blob a suit, nearly
+      all of one suit, no picture) and one corner reads that very rank and suit;
+    * a court card when both corners lean to the same court card and the face shows a
+      picture, not pips.
+    """
     if len(readings) < 2:
         return None
     reach = (max(r.extent[0] for r in readings), max(r.extent[1] for r in readings))
     field = read_field(card, th, reach)
-    if not 2 <= field.pips <= 10 or field.others or field.picture or field.suit is None:
-        return None
-    rank = str(field.pips)
-    agree = [r for r in readings if r.rank == rank and r.suit == field.suit and r.colour_ok
-             and r.rank_p >= th.pip_settled_rank]
-    if not agree:
-        return None
-    return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
+    if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
+        rank = str(field.pips)
+        agree = [r for r in readings if r.rank == rank and r.suit == field.suit
+                 and r.colour_ok and r.rank_p >= th.field_settled_rank]
+        if agree:
+            return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
+    courts = {r.card for r in readings}
+    first = readings[0]
+    if (len(courts) == 1 and first.rank in ("J", "Q", "K") and field.picture
+            and field.pips < 4 and all(r.colour_ok and r.suit_p >= th.glyph
+                                       and r.rank_p >= th.field_settled_court
+                                       for r in readings)):
+        return Reading(first.card, min(r.p for r in readings))
+    return None
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
@@ -343,7 +355,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
     if not read or len({r.card for r in read}) > 1:
-        settled = _settled_by_pips(card, readings, th)
+        settled = _settled_by_field(card, readings, th)
         if settled is not None:
             return settled
     if not read:
@@ -364,14 +376,14 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
-            return (_settled_by_pips(card, readings, th)
+            return (_settled_by_field(card, readings, th)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
-            return Reading(None, 0.0, reason)
+            return _settled_by_field(card, readings, th) or Reading(None, 0.0, reason)
     reach = (max(r.extent[0] for r in read), max(r.extent[1] for r in read))
     if _field_denies(read[0].rank, read_field(card, th, reach), partly_hidden=len(read) == 1):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)

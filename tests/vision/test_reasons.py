@@ -30,7 +30,7 @@ def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
 def test_the_standard_readers_reason_reaches_the_detection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     readings = iter([Reading(None, 0.0, Refusal.CORNERS_DISAGREE), Reading("QS", 0.9)])
-    monkeypatch.setattr(pipeline, "identify_standard", lambda card: next(readings))
+    monkeypatch.setattr(pipeline, "identify_standard", lambda card, **_: next(readings))
     _found(monkeypatch, _quad(10, 10, 100), _quad(300, 10, 100))
     unknown, named = Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))
     assert (unknown.card, unknown.reason) == (None, Refusal.CORNERS_DISAGREE)
@@ -40,7 +40,7 @@ def test_the_standard_readers_reason_reaches_the_detection(
 def test_a_named_card_never_carries_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     # a reader that leaves a stale reason on a named card must not show "? glare"
     monkeypatch.setattr(pipeline, "identify_standard",
-                        lambda card: Reading("7H", 0.8, Refusal.GLARE))
+                        lambda card, **_: Reading("7H", 0.8, Refusal.GLARE))
     _found(monkeypatch, _quad(10, 10, 100))
     [d] = Recognizer("standard").detect(np.zeros((300, 300, 3), np.uint8))
     assert (d.card, d.reason) == ("7H", None)
@@ -86,7 +86,7 @@ def test_detect_prints_the_reason_of_each_unknown_card(
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), np.zeros((300, 500, 3), np.uint8))
     readings = iter([Reading(None, 0.0, Refusal.GLARE), Reading("10D", 0.7)])
-    monkeypatch.setattr(pipeline, "identify_standard", lambda card: next(readings))
+    monkeypatch.setattr(pipeline, "identify_standard", lambda card, **_: next(readings))
     _found(monkeypatch, _quad(10, 10, 100), _quad(300, 10, 100), _quad(200, 250, 20))
     assert main(["detect", "--deck", "standard", str(image)]) == 0
     out = json.loads(capsys.readouterr().out)
