@@ -77,9 +77,9 @@ class Thresholds:
     rival: float = 0.5
     """A corner whose other candidates read another card at this fraction of the best
     one's probability is unclear."""
-    red: float = 0.3
+    red: float = 0.2
     """Redness of the index ink above which it is red (see :func:`vision.index.ink_and_redness`)."""
-    black: float = 0.15
+    black: float = 0.1
     """Redness below which it is black; between the two the colour is unclear."""
     glare_fraction: float = 0.12
     """Fraction of a corner's pixels washed out (every channel at 250 or more) at which an
