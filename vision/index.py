@@ -147,15 +147,39 @@ def _glyph(ink: Ink, labels: NDArray[np.int32], keep: list[int], box: Box) -> In
     return np.asarray(ink[y0:y1, x0:x1] * own, np.float32)
 
 
-def candidates_in_corner(card: Image, paper: NDArray[np.float32], corner: int,
-                         levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
-    """Rank-over-suit pairs near one corner of a canonical card (BGR)."""
+@dataclass(frozen=True, eq=False)  # holds arrays
+class CornerInk:
+    """The ink and its redness in the window of one corner, turned to the top-left."""
+
+    ink: Ink
+    red: NDArray[np.float32]
+    corner: int
+    card_size: tuple[int, int]  # the card's height and width
+
+
+def corner_ink(card: Image, paper: NDArray[np.float32], corner: int) -> CornerInk:
+    """The ink of one corner's window of a canonical card (BGR), its edges left out."""
     h, w = card.shape[:2]
     wh, ww = round(WINDOW[1] * h), round(WINDOW[0] * w)
     window = np.ascontiguousarray(_corner_view(card, corner)[:wh, :ww])
     ink, red = ink_and_redness(window, paper)
     ink[:MARGIN, :] = 0
     ink[:, :MARGIN] = 0
+    return CornerInk(ink, red, corner, (h, w))
+
+
+def candidates_in_corner(card: Image, paper: NDArray[np.float32], corner: int,
+                         levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
+    """Rank-over-suit pairs near one corner of a canonical card (BGR)."""
+    return candidates_in_ink(corner_ink(card, paper, corner), levels)
+
+
+def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
+                      ) -> list[Candidate]:
+    """Rank-over-suit pairs in one corner's ink, cut at each of ``levels``."""
+    ink, red, corner = window.ink, window.red, window.corner
+    h, w = window.card_size
+    wh, ww = ink.shape
     if float(ink.max()) < 0.25:
         return []
     out: list[Candidate] = []

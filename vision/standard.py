@@ -35,13 +35,14 @@ from vision.glyphs import (
     PRINTED_RANKS,
     RANK_OF_LETTER,
     SUITS,
-    features,
+    features_of,
     shipped_model,
 )
 from vision.index import (
     LEVELS,
     Candidate,
-    candidates_in_corner,
+    candidates_in_ink,
+    corner_ink,
     ink_and_redness,
     paper_colour,
 )
@@ -140,7 +141,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
     and whether the ink's colour fits the suit)."""
     model = shipped_model()
-    glyphs = np.array([features(g) for c in cands for g in (c.rank, c.suit)], np.float32)
+    glyphs = features_of([g for c in cands for g in (c.rank, c.suit)])
     probs = model.predict(glyphs)
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, _SUIT_COLS]
     out = []
@@ -177,6 +178,7 @@ def read_corners(card: Image, th: Thresholds | None = None,
     """
     th = th or Thresholds()
     paper = paper_colour(card)
+    windows = {c: corner_ink(card, paper, c) for c in INDEX_CORNERS}
     by_corner: dict[int, list[CornerReading]] = {c: [] for c in INDEX_CORNERS}
     looked: list[Candidate] = []
     for first, level in enumerate(LEVELS):
@@ -185,7 +187,7 @@ def read_corners(card: Image, th: Thresholds | None = None,
             seen = by_corner[corner]
             if first and seen and (best := _best(seen, th)).colour_ok and best.p >= th.settled:
                 continue
-            batch += candidates_in_corner(card, paper, corner, (level,))
+            batch += candidates_in_ink(windows[corner], (level,))
         if batch:
             for reading in _readings(batch, th):
                 by_corner[reading.corner].append(reading)
@@ -272,7 +274,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         blobs.append((patch, area))
     if not blobs:
         return Field(0, 0, picture)
-    probs = shipped_model().predict(np.array([features(p) for p, _ in blobs], np.float32))
+    probs = shipped_model().predict(features_of([p for p, _ in blobs]))
     suit_p = probs[:, _SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
