@@ -143,7 +143,10 @@ def _glyph(ink: Ink, labels: NDArray[np.int32], keep: list[int], box: Box) -> In
     x1, y1 = min(box.x1 + 1, ink.shape[1]), min(box.y1 + 1, ink.shape[0])
     patch = labels[y0:y1, x0:x1]
     # the rim round a glyph is kept (dilated): anti-aliased edges below the cut belong to it
-    own = cv2.dilate(np.isin(patch, keep).astype(np.uint8), np.ones((3, 3), np.uint8))
+    own = patch == keep[0]
+    for k in keep[1:]:
+        own |= patch == k
+    own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8))
     return np.asarray(ink[y0:y1, x0:x1] * own, np.float32)
 
 
@@ -210,7 +213,9 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
             seen.add(key)
             rank = _glyph(ink, labels, rank_ids, rank_box)
             suit = _glyph(ink, labels, [suit_id], suit_box)
-            sel = (labels == suit_id) | np.isin(labels, rank_ids)
+            sel = labels == suit_id
+            for k in rank_ids:
+                sel |= labels == k
             redness = float(red[sel].mean()) if sel.any() else 0.0
             out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner))
             if len(out) >= MAX_CANDIDATES:

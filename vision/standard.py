@@ -249,7 +249,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     h, w = card.shape[:2]
     ink, _ = ink_and_redness(card, paper_colour(card))
     mask = (ink > 0.5).astype(np.uint8)
-    n, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     labels = np.asarray(found, np.int32)
     # the index as measured (a jumbo index reaches far in), in all four corners: some
     # decks print four
@@ -257,15 +257,15 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
     blobs = []
     picture = False
-    for i in range(1, n):
+    # specks, indices, blobs on the card's edge and thin frames or lines are left out at
+    # once (a noisy card has hundreds of specks)
+    x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
+    cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
+    in_index = ((cx_ < cw) | (cx_ > w - cw)) & ((cy_ < chh) | (cy_ > h - chh))
+    keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
+        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_)
+    for i in (np.flatnonzero(keep) + 1).tolist():
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        cx, cy = (float(v) for v in centroids[i])
-        if (cx < cw or cx > w - cw) and (cy < chh or cy > h - chh):
-            continue  # an index
-        if area < th.least_pip * h * w or x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue
-        if area < 0.15 * bw * bh:
-            continue  # a thin frame or a line
         if bw > 0.45 * w or bh > 0.4 * h:
             picture = True  # a court picture, an arm
             continue
