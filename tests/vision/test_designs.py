@@ -70,13 +70,22 @@ def _check_face(face: np.ndarray, height: int) -> None:
     assert alpha[0].max() > 128 and alpha[-1].max() > 128
 
 
+SAMPLE = ("AS", "7H", "QH", "10D", "KC", "3S", "JD", "9C")
+"""Cards of every suit, courts and numbers, "10" among them."""
+
+
 @needs_designs
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("design", INSTALLED)
-def test_every_installed_design_gives_52_distinct_faces(design: str) -> None:
-    render_design(design)  # in parallel, cached: later calls read PNGs
+def test_every_installed_design_gives_distinct_faces(design: str) -> None:
+    # all 52 faces of the held-out designs (the reader's tests read them all); a sample of
+    # the others, which only training renders whole (a fresh machine renders a design's
+    # 52 faces in 10-30 s: all 34 would add minutes to the suite)
+    cards = STANDARD if design in BENCH_DESIGNS else SAMPLE
+    if design in BENCH_DESIGNS:
+        render_design(design)  # in parallel, cached: later calls read PNGs
     small: dict[str, np.ndarray] = {}
-    for card in STANDARD:
+    for card in cards:
         face = published_face(design, card)
         _check_face(face, 700)
         gray = cv2.cvtColor(face[:, :, :3], cv2.COLOR_BGR2GRAY)
