@@ -61,6 +61,8 @@ class Thresholds:
 
     glyph: float = 0.6
     """Least probability of a rank, and of a suit, for a corner to count as read."""
+    agreeing_glyph: float = 0.4
+    """Least probability of the glyphs of each of two corners that name the same card."""
     single_corner: float = 0.9
     """Least probability of both glyphs when only one corner is read."""
     least_pip: float = 0.0015
@@ -363,6 +365,9 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
                        else Refusal.INDEX_NOT_FOUND)
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
+    alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
+    if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card:
+        read = alike  # two corners read apart from each other agree: less need each be sure
     if not read or len({r.card for r in read}) > 1:
         settled = _settled_by_field(card, readings, th)
         if settled is not None:
