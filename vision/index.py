@@ -177,6 +177,36 @@ def candidates_in_corner(card: Image, paper: NDArray[np.float32], corner: int,
     return candidates_in_ink(corner_ink(card, paper, corner), levels)
 
 
+CUT_RANGE = (0.06, 0.2)
+"""Where (fractions of the card's width from its edge) an index may end and a picture or
+a pip it touches begin."""
+
+
+def cut_off(window: CornerInk, most: int = 2) -> list[CornerInk]:
+    """The corner with everything right of a likely end of the index blanked out: for an
+    index that touches the court picture or a large pip beside it (they are one blob at
+    every ink level). The cuts are the columns, in :data:`CUT_RANGE`, where the least ink
+    crosses the index's height (a glyph's edge touching a picture at a point)."""
+    ink = window.ink
+    h, w = window.card_size
+    top = ink[: round(0.3 * h)]
+    columns = (top > LEVELS[0]).sum(axis=0).astype(np.float32)
+    lo, hi = round(CUT_RANGE[0] * w), round(CUT_RANGE[1] * w)
+    if hi - lo < 3 or float(columns[lo:hi].max()) == 0.0:
+        return []
+    inside = columns[lo:hi]
+    # local minima, thinnest first, that are clearly thinner than the index's ink
+    minima = [i for i in range(1, len(inside) - 1)
+              if inside[i] <= inside[i - 1] and inside[i] <= inside[i + 1]
+              and inside[i] <= 0.4 * float(inside.max())]
+    out = []
+    for i in sorted(minima, key=lambda i: inside[i])[:most]:
+        cut = np.array(ink, copy=True)
+        cut[:, lo + i:] = 0
+        out.append(CornerInk(cut, window.red, window.corner, window.card_size))
+    return out
+
+
 def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
                       ) -> list[Candidate]:
     """Rank-over-suit pairs in one corner's ink, cut at each of ``levels``."""

@@ -43,6 +43,7 @@ from vision.index import (
     Candidate,
     candidates_in_ink,
     corner_ink,
+    cut_off,
     ink_and_redness,
     paper_colour,
 )
@@ -194,6 +195,17 @@ def read_corners(card: Image, th: Thresholds | None = None,
             for reading in _readings(batch, th):
                 by_corner[reading.corner].append(reading)
             looked += batch
+    # a corner still unclear may have its index run into a picture or a pip beside it
+    batch = []
+    for corner in INDEX_CORNERS:
+        seen = by_corner[corner]
+        if not seen or not (best := _best(seen, th)).colour_ok or best.p < th.settled:
+            for cut in cut_off(windows[corner]):
+                batch += candidates_in_ink(cut, LEVELS[:1])
+    if batch:
+        for reading in _readings(batch, th):
+            by_corner[reading.corner].append(reading)
+        looked += batch
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
