@@ -171,3 +171,12 @@ def test_cleanly_counted_pips_settle_corners_that_disagree() -> None:
     neither[:h, :w] = _ours("6S")[:h, :w]
     neither[-h:, -w:] = _ours("5S")[-h:, -w:]
     assert identify_standard(neither).card is None
+
+
+@pytest.mark.skipif("aisleriot-tigullio" not in INSTALLED,
+                    reason="aisleriot-tigullio is not installed (scripts/ensure-card-designs.sh)")
+def test_an_index_that_runs_into_the_court_picture_is_cut_off() -> None:
+    # this design prints its court ranks against a large suit and the picture: one blob
+    # at every ink level until it is cut at the index's edge
+    for card in ("JS", "KS", "JH", "QH", "KH", "JD", "QD"):
+        assert identify_standard(_seen("aisleriot-tigullio", card)).card == card
