@@ -68,6 +68,8 @@ class Thresholds:
     """Least probability of both glyphs when only one corner is read."""
     least_pip: float = 0.0015
     """Least area of a pip, as a fraction of the card's (smaller blobs are specks)."""
+    washed_fraction: float = 0.02
+    """Fraction of a card clipped white at which its field counts as washed out by glare."""
     picture_blob: float = 0.012
     """A blob that is no suit and at least this large (fraction of the card) is a picture."""
     field_settled_rank: float = 0.5
@@ -242,6 +244,8 @@ class Field:
     """A large, solid blob that is no suit: a court picture, a big letter, a hand."""
     suit: str | None = None
     """The suit nearly every pip is (``None`` when they are not that clear)."""
+    washed: bool = False
+    """Part of the face is clipped white by glare (where pips may be lost)."""
 
 
 CORNER_SQUARE = (0.2, 0.3)
@@ -261,8 +265,12 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     card = np.asarray(cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2),
                                  interpolation=cv2.INTER_AREA), np.uint8)
     h, w = card.shape[:2]
-    ink, _ = ink_and_redness(card, paper_colour(card))
+    paper = paper_colour(card)
+    ink, _ = ink_and_redness(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
+    # glare: clipped pixels on a card whose paper is not itself at the clip
+    clipped = float((card.min(axis=2) >= 250).mean())
+    washed = clipped >= th.washed_fraction and float(paper.min()) < 245
     _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     labels = np.asarray(found, np.int32)
     # the index as measured (a jumbo index reaches far in), in all four corners: some
@@ -287,7 +295,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                            np.float32)
         blobs.append((patch, area))
     if not blobs:
-        return Field(0, 0, picture)
+        return Field(0, 0, picture, None, washed)
     probs = shipped_model().predict(features_of([p for p, _ in blobs]))
     suit_p = probs[:, _SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
@@ -301,14 +309,14 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
-    return Field(pips, others, picture or big_other, suit)
+    return Field(pips, others, picture or big_other, suit, washed)
 
 
 def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank``. Pips are
     never required (glare or a finger may hide them), but those that are seen must fit:
     no more than the rank, and not clearly fewer unless part of the card is hidden (one
-    of its corners could not be read)."""
+    of its corners could not be read) or washed out by glare."""
     if rank in ("J", "Q", "K"):
         return field.pips >= 4 and not field.picture  # a number card's pips
     if rank == "A":
@@ -316,7 +324,7 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
     expected = int(rank)
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
-        and not partly_hidden)
+        and not partly_hidden and not field.washed)
 
 
 def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds,
