@@ -268,9 +268,13 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     paper = paper_colour(card)
     ink, _ = ink_and_redness(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
-    # glare: clipped pixels on a card whose paper is not itself at the clip
-    clipped = float((card.min(axis=2) >= 250).mean())
-    washed = clipped >= th.washed_fraction and float(paper.min()) < 245
+    # glare: part of the paper clipped white while the rest is clearly darker (a clean
+    # print whose paper is white all over is not washed out)
+    darkest = card.min(axis=2)
+    bare = darkest[ink < 0.2]
+    clipped = float((darkest >= 250).mean())
+    washed = (clipped >= th.washed_fraction and bare.size > 0
+              and float(np.percentile(bare, 10)) < 245)
     _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     labels = np.asarray(found, np.int32)
     # the index as measured (a jumbo index reaches far in), in all four corners: some

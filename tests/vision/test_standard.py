@@ -180,3 +180,16 @@ def test_an_index_that_runs_into_the_court_picture_is_cut_off() -> None:
     # at every ink level until it is cut at the index's edge
     for card in ("JS", "KS", "JH", "QH", "KH", "JD", "QD"):
         assert identify_standard(_seen("aisleriot-tigullio", card)).card == card
+
+
+def test_pips_washed_out_by_glare_leave_the_corners_to_decide() -> None:
+    # a dim card with a glare spot clipped white over its middle pips: both corners read
+    face = (_ours("9H").astype(np.float32) * 0.8).astype(np.uint8)
+    cv2.circle(face, (CARD_W // 2, CARD_H // 2), 45, (255, 255, 255), -1)
+    reading = identify_standard(face)
+    assert reading.card == "9H"
+    # the same pips gone under a patch of plain paper (nothing says they are hidden): the
+    # pips that show are too few for a 9
+    hidden = (_ours("9H").astype(np.float32) * 0.8).astype(np.uint8)
+    cv2.circle(hidden, (CARD_W // 2, CARD_H // 2), 45, (200, 200, 200), -1)
+    assert identify_standard(hidden).reason is Refusal.PIPS_DISAGREE
