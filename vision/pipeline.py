@@ -20,7 +20,7 @@ from vision.detect import (
 )
 from vision.enrolled import Gallery, default_store
 from vision.refusal import Refusal
-from vision.standard import identify_standard
+from vision.standard import Thresholds, identify_standard
 
 Image = NDArray[np.uint8]
 
@@ -32,6 +32,9 @@ of ink, and a guess from it would risk a wrong card."""
 MIN_SIDE_PX_TAUGHT = 30.0
 """The same for a taught deck, which compares the whole face and so reads smaller cards
 (rendered scenes: quads of 38-40 px named right, none wrong)."""
+
+INDEX_MARGIN = 0.04
+"""How much larger (in card widths) a standard card that did not read is tried again."""
 
 BORDER_GUESSES = (0.06, 0.10)
 """Widths (in card widths) of a printed white border that blur or a light table can hide:
@@ -117,6 +120,17 @@ class Recognizer:
             return None, 0.0, Refusal.TOO_SMALL
         if self.gallery is None:
             r = identify_standard(dewarp(image, quad), card_px=short_side(quad))
+            if (r.card is None and r.reason is not Refusal.GLARE
+                    and short_side(quad) >= Thresholds().small_card_px):
+                # blur pulls an outline inwards, and an index printed close to the edge is
+                # then cut: read it again a little larger (not a small card, whose few-pixel
+                # index read twice is read wrong more often)
+                bigger = grown(quad, INDEX_MARGIN)
+                h, w = image.shape[:2]
+                if bigger.min() >= 0 and bigger[:, 0].max() < w and bigger[:, 1].max() < h:
+                    again = identify_standard(dewarp(image, bigger), card_px=short_side(quad))
+                    if again.card is not None:
+                        r = again
             return r.card, r.score, None if r.card is not None else r.reason
         return self.read(dewarp(image, quad))
 

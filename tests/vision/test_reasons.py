@@ -29,9 +29,14 @@ def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
 
 def test_the_standard_readers_reason_reaches_the_detection(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    readings = iter([Reading(None, 0.0, Refusal.CORNERS_DISAGREE), Reading("QS", 0.9)])
-    monkeypatch.setattr(pipeline, "identify_standard", lambda card, **_: next(readings))
-    _found(monkeypatch, _quad(10, 10, 100), _quad(300, 10, 100))
+    # the reader tells the two cards by their width (an unknown card is read twice: again
+    # a little larger)
+    def reader(card: np.ndarray, card_px: float) -> Reading:
+        return (Reading(None, 0.0, Refusal.CORNERS_DISAGREE) if card_px < 105
+                else Reading("QS", 0.9))
+
+    monkeypatch.setattr(pipeline, "identify_standard", reader)
+    _found(monkeypatch, _quad(10, 10, 100), _quad(300, 10, 110))
     unknown, named = Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))
     assert (unknown.card, unknown.reason) == (None, Refusal.CORNERS_DISAGREE)
     assert (named.card, named.reason) == ("QS", None)

@@ -15,13 +15,15 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.pipeline as pipeline
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
-from vision.detect import CARD_H, CARD_W
+from vision.detect import CARD_H, CARD_W, dewarp
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import index_candidates
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
+from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import render_card
 from vision.standard import Thresholds, identify_standard, read_field
@@ -193,3 +195,20 @@ def test_pips_washed_out_by_glare_leave_the_corners_to_decide() -> None:
     hidden = (_ours("9H").astype(np.float32) * 0.8).astype(np.uint8)
     cv2.circle(hidden, (CARD_W // 2, CARD_H // 2), 45, (200, 200, 200), -1)
     assert identify_standard(hidden).reason is Refusal.PIPS_DISAGREE
+
+
+def test_an_outline_drawn_inside_the_card_is_read_again_a_little_larger(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # blur pulls an outline inwards; a card whose index is printed near its edge loses it
+    face = _ours("8H")
+    image = np.full((400, 400, 3), 40, np.uint8)
+    image[60:60 + CARD_H, 100:100 + CARD_W] = face
+    inset = 0.09 * CARD_W
+    quad = np.array([[100 + inset, 60 + inset], [100 + CARD_W - inset, 60 + inset],
+                     [100 + CARD_W - inset, 60 + CARD_H - inset],
+                     [100 + inset, 60 + CARD_H - inset]], np.float32)
+    assert identify_standard(dewarp(image, quad)).card is None
+    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
+                        lambda image, settings=None: [(quad, [])])
+    [found] = Recognizer("standard").detect(image)
+    assert found.card == "8H"
