@@ -7,14 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/rsvg-convert ] || [ ! -f /usr/share/aisleriot/cards/anglo.svgz ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        SUDO=sudo
-    else
-        SUDO=
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -q
-    $SUDO apt-get install -y -q --no-install-recommends gnome-cards-data aisleriot librsvg2-bin
+    sh scripts/apt-install.sh gnome-cards-data aisleriot librsvg2-bin
 fi
 # npm ci again only when the lock file is newer than what it installed
 if [ ! -f tools/card-designs/node_modules/.package-lock.json ] \

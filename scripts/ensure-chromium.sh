@@ -6,12 +6,5 @@ set -eu
 if [ -x /usr/bin/chromium ]; then
     exit 0
 fi
-if [ "$(id -u)" -ne 0 ]; then
-    SUDO=sudo
-else
-    SUDO=
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
+sh "$(dirname "$0")/apt-install.sh" chromium fonts-dejavu-core
 /usr/bin/chromium --version

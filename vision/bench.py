@@ -21,8 +21,11 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import cv2
+import numpy as np
+from numpy.typing import NDArray
 
 from vision.decks import deck_ids
 from vision.detect import quad_iou
@@ -44,6 +47,30 @@ PUBLISHED = "published"
 (:data:`vision.designs.BENCH_DESIGNS`, those installed here), read by the standard reader."""
 NO_REASON = "(no reason)"
 """The key of unknown cards whose reader gave no reason."""
+
+
+class Detector(Protocol):
+    """What the benchmarks time and score: a recognizer, or a stand-in in tests."""
+
+    def detect(self, image: NDArray[np.uint8]) -> list[Detection]: ...
+
+
+def reason_key(d: Detection) -> str:
+    """How an unknown card is counted: by its reader's reason."""
+    return NO_REASON if d.reason is None else d.reason.value
+
+
+def timed_detect(rec: Detector, image: NDArray[np.uint8], repeat: int,
+                 ) -> tuple[list[Detection], float, float]:
+    """``rec.detect(image)`` run ``repeat`` times: the first pass's cards, and the least
+    wall and CPU seconds of the passes (timeit's convention: the least is the least
+    disturbed by other programs on the machine)."""
+    passes = []
+    for _ in range(repeat):
+        c0, t0 = time.process_time(), time.perf_counter()
+        dets = rec.detect(image)
+        passes.append((time.perf_counter() - t0, time.process_time() - c0, dets))
+    return passes[0][2], min(p[0] for p in passes), min(p[1] for p in passes)
 
 
 @dataclass
@@ -92,7 +119,7 @@ class Tally:
                 if seen.card == tc.card:
                     self.right += 1
                 elif seen.card is None:
-                    self.refusals[NO_REASON if seen.reason is None else seen.reason.value] += 1
+                    self.refusals[reason_key(seen)] += 1
 
     def row(self) -> dict[str, float]:
         return {
@@ -163,14 +190,7 @@ def run(decks: Iterable[str], conditions: Iterable[str], scenes: int, first_seed
                 tally = Tally()
                 for k in range(scenes):
                     scene = render_scene(cond, first_seed + k)
-                    passes = []
-                    for _ in range(repeat):
-                        c0, t0 = time.process_time(), time.perf_counter()
-                        dets = rec.detect(scene.image)
-                        passes.append((time.perf_counter() - t0, time.process_time() - c0,
-                                       dets))
-                    tally.add(scene, passes[0][2], min(p[0] for p in passes),
-                              min(p[1] for p in passes))
+                    tally.add(scene, *timed_detect(rec, scene.image, repeat))
                 out.append((deck, name, tally))
     finally:
         cv2.setNumThreads(threads)

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import RANKS, STANDARD, SUITS
+from vision.render import rounded_rectangle
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 NPM_DIR = Path(__file__).resolve().parent.parent / "tools" / "card-designs" / "node_modules"
@@ -333,14 +334,8 @@ def _card_box(alpha: NDArray[np.uint8]) -> tuple[int, int, int, int]:
 
 def _corner_mask(h: int, w: int) -> NDArray[np.uint8]:
     """A rounded-rectangle alpha (corner radius about 2.5 mm on a 63 mm card)."""
-    scale = 4
-    r = max(2, round(0.04 * w)) * scale
-    big = np.zeros((h * scale, w * scale), np.uint8)
-    cv2.rectangle(big, (r, 0), (w * scale - 1 - r, h * scale - 1), 255, -1)
-    cv2.rectangle(big, (0, r), (w * scale - 1, h * scale - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w * scale - 1 - r, r), (r, h * scale - 1 - r),
-                   (w * scale - 1 - r, h * scale - 1 - r)):
-        cv2.circle(big, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    scale = 4  # drawn 4 times larger and shrunk: a smooth edge
+    big = rounded_rectangle(h * scale, w * scale, max(2, round(0.04 * w)) * scale)
     return np.asarray(cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
 
 

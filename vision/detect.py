@@ -670,3 +670,12 @@ def dewarp(image: Image, quad: Quad, size: tuple[int, int] = (CARD_W, CARD_H)) -
     m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
     return np.asarray(cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def quarter_turned(card: Image, interpolation: int = cv2.INTER_LINEAR) -> Image:
+    """A canonical card turned a quarter round and stretched back to the canonical shape:
+    the card a dewarp gives when a foreshortened long side was taken for a short one
+    (a camera looking from the side)."""
+    h, w = card.shape[:2]
+    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)
+    return np.asarray(cv2.resize(turned, (w, h), interpolation=interpolation), np.uint8)

@@ -86,18 +86,14 @@ def features_of(glyphs: list[Ink]) -> NDArray[np.float32]:
     return np.concatenate([pix, oriented_gradients_of(canvases, n), shape], axis=1)
 
 
-def oriented_gradients(image: NDArray[np.float32]) -> NDArray[np.float32]:
-    """A histogram of gradient orientations per 4 x 4 cell (HOG without its blocks; the
-    HOG descriptor left OpenCV's main modules in 5.0), square-rooted and normalised.
-
-    >>> oriented_gradients(np.zeros((32, 24), np.float32)).shape
-    (384,)
-    """
-    return np.asarray(oriented_gradients_of(image, 1)[0], np.float32)
-
-
 def oriented_gradients_of(stacked: NDArray[np.float32], n: int) -> NDArray[np.float32]:
-    """:func:`oriented_gradients` of ``n`` equal images stacked one under another."""
+    """Per image of ``n`` equal images stacked one under another, a histogram of gradient
+    orientations per 4 x 4 cell (HOG without its blocks; the HOG descriptor left OpenCV's
+    main modules in 5.0), square-rooted and normalised.
+
+    >>> oriented_gradients_of(np.zeros((64, 24), np.float32), 2).shape
+    (2, 384)
+    """
     gx = cv2.Sobel(stacked, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(stacked, cv2.CV_32F, 0, 1, ksize=3)
     magnitude, angle = cv2.cartToPolar(gx, gy)

@@ -80,9 +80,10 @@ class Candidate:
     rank_box: Box
     suit_box: Box
     redness: float
-    """How red the glyphs' ink is: above about 0.12 red, below about 0.05 black."""
+    """How red the glyphs' ink is (:func:`ink_and_redness`): red ink scores about 0.2 and
+    up, black ink about 0.1 and below."""
     corner: int
-    """0 top-left, 1 bottom-right, 2 top-right, 3 bottom-left."""
+    """0 top-left, 1 bottom-right (where every standard deck prints its index)."""
 
 
 def paper_colour(card: Image) -> NDArray[np.float32]:
@@ -115,24 +116,16 @@ def ink_and_redness(window: NDArray[np.uint8], paper: NDArray[np.float32],
 
 
 def _corner_view(a: NDArray[Any], corner: int) -> NDArray[Any]:
-    """The array turned so that ``corner`` is its top-left (180 degrees for bottom-right;
-    mirrored for the other two, as four-index decks print them upright)."""
-    if corner == 1:
-        return a[::-1, ::-1]
-    if corner == 2:
-        return a[:, ::-1]
-    if corner == 3:
-        return a[::-1, :]
-    return a
+    """The array turned so that ``corner`` is its top-left (the bottom-right corner turned
+    180 degrees: its index is printed upside down)."""
+    return a[::-1, ::-1] if corner == 1 else a
 
 
-def _components(mask: Image) -> list[Box]:
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if area >= 6 and h >= 4:
-            out.append(Box(x, y, w, h))
+def _labelled(labels: NDArray[np.int32], keep: list[int]) -> NDArray[np.bool_]:
+    """Where ``labels`` is one of ``keep`` (a handful of ids: cheaper than ``np.isin``)."""
+    out = np.asarray(labels == keep[0], np.bool_)
+    for k in keep[1:]:
+        out |= labels == k
     return out
 
 
@@ -141,12 +134,9 @@ def _glyph(ink: Ink, labels: NDArray[np.int32], keep: list[int], box: Box) -> In
     a pip or a picture edge that pokes into the box does not change the glyph."""
     x0, y0 = max(box.x - 1, 0), max(box.y - 1, 0)
     x1, y1 = min(box.x1 + 1, ink.shape[1]), min(box.y1 + 1, ink.shape[0])
-    patch = labels[y0:y1, x0:x1]
     # the rim round a glyph is kept (dilated): anti-aliased edges below the cut belong to it
-    own = patch == keep[0]
-    for k in keep[1:]:
-        own |= patch == k
-    own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8))
+    own = cv2.dilate(_labelled(labels[y0:y1, x0:x1], keep).astype(np.uint8),
+                     np.ones((3, 3), np.uint8))
     return np.asarray(ink[y0:y1, x0:x1] * own, np.float32)
 
 
@@ -169,12 +159,6 @@ def corner_ink(card: Image, paper: NDArray[np.float32], corner: int) -> CornerIn
     ink[:MARGIN, :] = 0
     ink[:, :MARGIN] = 0
     return CornerInk(ink, red, corner, (h, w))
-
-
-def candidates_in_corner(card: Image, paper: NDArray[np.float32], corner: int,
-                         levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
-    """Rank-over-suit pairs near one corner of a canonical card (BGR)."""
-    return candidates_in_ink(corner_ink(card, paper, corner), levels)
 
 
 CUT_RANGE = (0.06, 0.2)
@@ -243,9 +227,7 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
             seen.add(key)
             rank = _glyph(ink, labels, rank_ids, rank_box)
             suit = _glyph(ink, labels, [suit_id], suit_box)
-            sel = labels == suit_id
-            for k in rank_ids:
-                sel |= labels == k
+            sel = _labelled(labels, [suit_id, *rank_ids])
             redness = float(red[sel].mean()) if sel.any() else 0.0
             out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner))
             if len(out) >= MAX_CANDIDATES:
@@ -294,11 +276,9 @@ def _pairs(comps: list[tuple[int, Box]], card_h: int,
     return out
 
 
-def index_candidates(card: Image, corners: tuple[int, ...] = (0, 1, 2, 3),
-                     ) -> list[Candidate]:
-    """Every rank-over-suit candidate in the given corners of a canonical card (BGR)."""
+def index_candidates(card: Image, corners: tuple[int, ...] = (0, 1)) -> list[Candidate]:
+    """Every rank-over-suit candidate in the given corners of a canonical card (BGR), cut
+    at every ink level."""
     paper = paper_colour(card)
-    out: list[Candidate] = []
-    for corner in corners:
-        out += candidates_in_corner(card, paper, corner)
-    return out
+    return [cand for corner in corners
+            for cand in candidates_in_ink(corner_ink(card, paper, corner))]

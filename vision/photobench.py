@@ -23,26 +23,18 @@ side; the report lists the sizes).
 from __future__ import annotations
 
 import statistics
-import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
+from vision.bench import Detector, reason_key, timed_detect
 from vision.photos import FOLDERS, LabelledCard, Photo, load_photos, missing_reason
 from vision.pipeline import Detection, Recognizer
 
 ALL = "all"
-NO_REASON = "(no reason)"
-"""The key of unknown cards whose reader gave no reason."""
-
-
-class Detector(Protocol):
-    def detect(self, image: NDArray[np.uint8]) -> list[Detection]: ...
 
 
 @dataclass
@@ -101,8 +93,7 @@ def score_photo(cards: Sequence[LabelledCard], detections: Iterable[Detection]) 
         elif names:
             score.right += 1
         elif dets:
-            reason = dets[0].reason
-            score.unknown[NO_REASON if reason is None else reason.value] += 1
+            score.unknown[reason_key(dets[0])] += 1
         else:
             score.not_found += 1
     return score
@@ -164,16 +155,11 @@ def run_photos(photos: Sequence[Photo], recognizer: Detector | None = None,
             rec.detect(photos[0].read())
         for photo in photos:
             image = photo.read()
-            passes = []
-            for _ in range(repeat):
-                c0, t0 = time.process_time(), time.perf_counter()
-                dets = rec.detect(image)
-                passes.append((time.perf_counter() - t0, time.process_time() - c0, dets))
-            score = score_photo(photo.cards, passes[0][2])
+            dets, wall, cpu = timed_detect(rec, image, repeat)
+            score = score_photo(photo.cards, dets)
             size = (image.shape[1], image.shape[0])
             for key in (photo.folder, ALL):
-                tallies[key].add(len(photo.cards), score, size, min(p[0] for p in passes),
-                                 min(p[1] for p in passes))
+                tallies[key].add(len(photo.cards), score, size, wall, cpu)
     finally:
         cv2.setNumThreads(threads)
     return tallies

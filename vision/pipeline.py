@@ -18,9 +18,9 @@ from vision.detect import (
     find_cards_with_alternates,
     portrait,
 )
-from vision.enrolled import Gallery, default_store
+from vision.enrolled import Gallery, Match, default_store
 from vision.refusal import Refusal
-from vision.standard import Thresholds, identify_standard
+from vision.standard import Reading, Thresholds, identify_standard
 
 Image = NDArray[np.uint8]
 
@@ -90,6 +90,21 @@ def short_side(quad: NDArray[np.float32]) -> float:
     return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
 
 
+def _inside(quad: NDArray[np.float32], image: Image) -> bool:
+    """Whether every corner of ``quad`` lies inside ``image``.
+
+    >>> _inside(np.float32([[0, 0], [9, 0], [9, 9], [0, 9]]), np.zeros((10, 10), np.uint8))
+    True
+    """
+    h, w = image.shape[:2]
+    return bool(quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h)
+
+
+def _outcome(r: Reading | Match) -> tuple[str | None, float, Refusal | None]:
+    """A reader's answer as (card, score, reason); a named card carries no reason."""
+    return r.card, r.score, None if r.card is not None else r.reason
+
+
 class Recognizer:
     """Finds and identifies the cards of one deck (``standard`` or an enrolled gallery)."""
 
@@ -111,33 +126,31 @@ class Recognizer:
 
     def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
         """Identify one canonical card image, with the reader's reason when it stays unknown."""
-        r = identify_standard(card) if self.gallery is None else self.gallery.identify(card)
-        return r.card, r.score, None if r.card is not None else r.reason
+        return _outcome(identify_standard(card) if self.gallery is None
+                        else self.gallery.identify(card))
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32]
                    ) -> tuple[str | None, float, Refusal | None]:
-        if short_side(quad) < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
+        side = short_side(quad)
+        if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
-        if self.gallery is None:
-            r = identify_standard(dewarp(image, quad), card_px=short_side(quad))
-            if (r.card is None and r.reason is not Refusal.GLARE
-                    and short_side(quad) >= Thresholds().small_card_px):
-                # blur pulls an outline inwards, and an index printed close to the edge is
-                # then cut: read it again a little larger (not a small card, whose few-pixel
-                # index read twice is read wrong more often)
-                bigger = grown(quad, INDEX_MARGIN)
-                h, w = image.shape[:2]
-                if bigger.min() >= 0 and bigger[:, 0].max() < w and bigger[:, 1].max() < h:
-                    again = identify_standard(dewarp(image, bigger), card_px=short_side(quad))
-                    if again.card is not None:
-                        r = again
-            return r.card, r.score, None if r.card is not None else r.reason
-        return self.read(dewarp(image, quad))
+        if self.gallery is not None:
+            return self.read(dewarp(image, quad))
+        r = identify_standard(dewarp(image, quad), card_px=side)
+        if r.card is None and r.reason is not Refusal.GLARE and side >= Thresholds.small_card_px:
+            # blur pulls an outline inwards, and an index printed close to the edge is then
+            # cut: read it again a little larger (not a small card, whose few-pixel index
+            # read twice is read wrong more often)
+            bigger = grown(quad, INDEX_MARGIN)
+            if _inside(bigger, image):
+                again = identify_standard(dewarp(image, bigger), card_px=side)
+                if again.card is not None:
+                    r = again
+        return _outcome(r)
 
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out = []
-        h, w = image.shape[:2]
         for quad, alternates in find_cards_with_alternates(image, self.settings):
             q = portrait(quad)
             # a fallback below that names the card replaces the quad; one that does not
@@ -163,7 +176,7 @@ class Recognizer:
             if card is None and self.gallery is not None:
                 for border in BORDER_GUESSES:
                     bigger = grown(q, border)
-                    if bigger.min() < 0 or bigger[:, 0].max() >= w or bigger[:, 1].max() >= h:
+                    if not _inside(bigger, image):
                         break
                     again, again_score, _ = self._read_quad(image, bigger)
                     if again is not None:

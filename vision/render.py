@@ -95,17 +95,25 @@ def _blank_face(paper: tuple[int, int, int] = WHITE) -> Image:
     return face
 
 
+def rounded_rectangle(h: int, w: int, r: int) -> NDArray[np.uint8]:
+    """An ``h`` x ``w`` alpha: 255 inside a rectangle with corners rounded to radius ``r``.
+
+    >>> m = rounded_rectangle(20, 10, 3)
+    >>> int(m[0, 0]), int(m[10, 5]), int(m[0, 5])
+    (0, 255, 255)
+    """
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
 @lru_cache(maxsize=1)
 def card_mask() -> NDArray[np.uint8]:
     """The face's alpha: 255 inside the rounded-corner card outline."""
-    mask = np.zeros((FACE_H, FACE_W), np.uint8)
-    r = CORNER_RADIUS
-    cv2.rectangle(mask, (r, 0), (FACE_W - 1 - r, FACE_H - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (FACE_W - 1, FACE_H - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (FACE_W - 1 - r, r), (r, FACE_H - 1 - r),
-                   (FACE_W - 1 - r, FACE_H - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    return mask
+    return rounded_rectangle(FACE_H, FACE_W, CORNER_RADIUS)
 
 
 def draw_text_box(img: Image, text: str, font: int, thickness: int, height: int,

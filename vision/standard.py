@@ -23,13 +23,16 @@ none.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
+from vision.detect import quarter_turned
 from vision.glyphs import (
     CLASSES,
     PRINTED_RANKS,
@@ -41,6 +44,7 @@ from vision.glyphs import (
 from vision.index import (
     LEVELS,
     Candidate,
+    CornerInk,
     candidates_in_ink,
     corner_ink,
     cut_off,
@@ -50,6 +54,8 @@ from vision.index import (
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
+
+COURTS = frozenset({"J", "Q", "K"})
 
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
@@ -127,16 +133,6 @@ _RANK_COLS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
 _SUIT_COLS = np.array([CLASSES.index(f"suit:{s}") for s in SUITS])
 
 
-def matvec(matrix: NDArray[np.float32], v: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``matrix @ v`` on this core: BLAS spreads even small products over threads, which
-    stall when the other core is busy (twice the time per card on a loaded Pi).
-
-    >>> matvec(np.eye(2, dtype=np.float32), np.float32([3, 4])).tolist()
-    [3.0, 4.0]
-    """
-    return np.asarray(np.einsum("...j,j->...", matrix, v), np.float32)
-
-
 def prepare() -> None:
     """Load the index model now (the camera calls this in the background at start-up)."""
     shipped_model()
@@ -163,6 +159,14 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     return out
 
 
+def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:
+    """Whether a corner has yet to read clearly (and is worth cutting again)."""
+    if not readings:
+        return True
+    best = _best(readings, th)
+    return not best.colour_ok or best.p < th.settled
+
+
 def _best(readings: list[CornerReading], th: Thresholds) -> CornerReading:
     """A corner's best reading; made unclear when another cut of the same corner reads
     another card nearly as well (a rank the blur leaves between 3 and 5, say)."""
@@ -171,6 +175,14 @@ def _best(readings: list[CornerReading], th: Thresholds) -> CornerReading:
            for r in readings):
         chosen = replace(chosen, rank_p=min(chosen.rank_p, th.rival * chosen.rank_p))
     return chosen
+
+
+def _at_level(window: CornerInk, level: float) -> list[list[Candidate]]:
+    return [candidates_in_ink(window, (level,))]
+
+
+def _cut_off(window: CornerInk) -> list[list[Candidate]]:
+    return [candidates_in_ink(cut, LEVELS[:1]) for cut in cut_off(window)]
 
 
 def read_corners(card: Image, th: Thresholds | None = None,
@@ -186,37 +198,34 @@ def read_corners(card: Image, th: Thresholds | None = None,
     windows = {c: corner_ink(card, paper, c) for c in INDEX_CORNERS}
     by_corner: dict[int, list[CornerReading]] = {c: [] for c in INDEX_CORNERS}
     looked: list[Candidate] = []
-    for first, level in enumerate(LEVELS):
-        batch: list[Candidate] = []
-        for corner in INDEX_CORNERS:
-            seen = by_corner[corner]
-            if first and seen and (best := _best(seen, th)).colour_ok and best.p >= th.settled:
-                continue
-            batch += candidates_in_ink(windows[corner], (level,))
+
+    def look(cuts: Callable[[CornerInk], list[list[Candidate]]]) -> None:
+        """Read, in one batch, the candidates ``cuts`` finds in each corner still unclear."""
+        batch = [cand for corner in INDEX_CORNERS if _unclear(by_corner[corner], th)
+                 for found in cuts(windows[corner]) for cand in found]
         if batch:
             for reading in _readings(batch, th):
                 by_corner[reading.corner].append(reading)
-            looked += batch
+            looked.extend(batch)
+
+    for level in LEVELS:
+        look(partial(_at_level, level=level))
     # a corner still unclear may have its index run into a picture or a pip beside it
-    batch = []
-    for corner in INDEX_CORNERS:
-        seen = by_corner[corner]
-        if not seen or not (best := _best(seen, th)).colour_ok or best.p < th.settled:
-            for cut in cut_off(windows[corner]):
-                batch += candidates_in_ink(cut, LEVELS[:1])
-    if batch:
-        for reading in _readings(batch, th):
-            by_corner[reading.corner].append(reading)
-        looked += batch
+    look(_cut_off)
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
+
+
+def _darkest(card: Image) -> Image:
+    """Each pixel's darkest channel: ink of any colour is dark in it, glare is not."""
+    b, g, r = cv2.split(card)
+    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
 
 
 def _washed_out(card: Image, th: Thresholds) -> bool:
     """Whether an index corner is largely clipped white by glare: brighter than the card's
     own paper elsewhere (a clean scan whose paper is white all over has no glare)."""
     h, w = card.shape[:2]
-    b, g, r = cv2.split(card)
-    darkest = cv2.min(cv2.min(b, g), r)
+    darkest = _darkest(card)
     # the paper is the margin round the face (a court's picture would pull the whole
     # card's median down); paper that is itself at the clip leaves glare unseen
     mx, my = max(w // 25, 1), max(h // 25, 1)
@@ -270,7 +279,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     mask = (ink > 0.5).astype(np.uint8)
     # glare: part of the paper clipped white while the rest is clearly darker (a clean
     # print whose paper is white all over is not washed out)
-    darkest = card.min(axis=2)
+    darkest = _darkest(card)
     bare = darkest[ink < 0.2]
     clipped = float((darkest >= 250).mean())
     washed = (clipped >= th.washed_fraction and bare.size > 0
@@ -316,12 +325,17 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     return Field(pips, others, picture or big_other, suit, washed)
 
 
+def _reach(readings: list[CornerReading]) -> tuple[int, int]:
+    """How far the indices of these corners reach in from their corners."""
+    return max(r.extent[0] for r in readings), max(r.extent[1] for r in readings)
+
+
 def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank``. Pips are
     never required (glare or a finger may hide them), but those that are seen must fit:
     no more than the rank, and not clearly fewer unless part of the card is hidden (one
     of its corners could not be read) or washed out by glare."""
-    if rank in ("J", "Q", "K"):
+    if rank in COURTS:
         return field.pips >= 4 and not field.picture  # a number card's pips
     if rank == "A":
         return field.pips >= 2 and not field.picture
@@ -343,17 +357,16 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     """
     if len(readings) < 2:
         return None
-    reach = (max(r.extent[0] for r in readings), max(r.extent[1] for r in readings))
-    field = read_field(card, th, reach)
+    field = read_field(card, th, _reach(readings))
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
                  and r.colour_ok and r.rank_p >= th.field_settled_rank]
         if agree:
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
-    courts = {r.card for r in readings}
+    named = {r.card for r in readings}
     first = readings[0]
-    if (len(courts) == 1 and first.rank in ("J", "Q", "K") and field.picture
+    if (len(named) == 1 and first.rank in COURTS and field.picture
             and field.pips < 4 and all(r.colour_ok and r.suit_p >= th.glyph
                                        and r.rank_p >= th.field_settled_court
                                        for r in readings)):
@@ -378,7 +391,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     upright = _identify(card, th, both_corners=small)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
         return upright
-    turned = _identify(quarter_turn(card), th, both_corners=True)
+    turned = _identify(quarter_turned(card), th, both_corners=True)
     return turned if turned.card is not None else upright
 
 
@@ -422,15 +435,8 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return _settled_by_field(card, readings, th) or Reading(None, 0.0, reason)
-    reach = (max(r.extent[0] for r in read), max(r.extent[1] for r in read))
-    if _field_denies(read[0].rank, read_field(card, th, reach), partly_hidden=len(read) == 1):
+    if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
+                     partly_hidden=len(read) == 1):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
-
-def quarter_turn(card: Image) -> Image:
-    """The card turned a quarter round, at the canonical size (an outline taken sideways
-    by a tilted camera)."""
-    h, w = card.shape[:2]
-    turned = cv2.rotate(card, cv2.ROTATE_90_CLOCKWISE)
-    return np.asarray(cv2.resize(turned, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)

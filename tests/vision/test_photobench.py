@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from vision.bench import NO_REASON
 from vision.photobench import (
     ALL,
-    NO_REASON,
     PhotoTally,
     report_photos,
     run_photos,
