@@ -788,7 +788,12 @@ class _Worker:
             return Recognizer(rendered_gallery(deck))
         try:
             return Recognizer(Gallery.load(self.feed.store or default_store(), deck))
-        except EnrollmentError:
+        except EnrollmentError as exc:
+            if self._enrolled(deck):
+                # taught once, but not readable now (by an older version, or damaged): say
+                # so, not that it was never taught
+                self.problem = str(exc)
+                return None
             self.problem = (f"deck {deck} is not enrolled: run companion vision enroll "
                             f"--deck {deck} --from PHOTOS (or --camera), or tap 'Teach a "
                             "deck' on the camera page (/camera), to teach it the cards")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -47,6 +48,37 @@ def test_a_table_with_the_camera_off_never_loads_opencv() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, timeout=60, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_deck_taught_by_an_older_version_says_to_teach_it_again(tmp_path: Path) -> None:
+    # a deck saved before galleries kept their card images: it was taught, so the
+    # dashboard must not say it never was
+    store = tmp_path / "decks"
+    folder = store / "star-plus"
+    folder.mkdir(parents=True)
+    (folder / "deck.json").write_text('{"version": 1, "deck": "star-plus", "cards": ["1"]}',
+                                      encoding="utf-8")
+    np.savez_compressed(folder / "references.npz", descriptors=np.zeros((1, 2, 3780)))
+    frame = SimTable("star-plus", ("Ann", "Ben"), size=(640, 360)).render()
+
+    def webcam(_config: CameraSection, _sim: SimTable | None) -> SyntheticSource:
+        return SyntheticSource(frames=itertools.repeat(frame))
+
+    feed = CameraFeed(CameraSection(source="webcam"), store=store,
+                      source_factory=webcam, max_fps=30.0)
+    with serving(tmp_path, feed) as table:
+        response = table.http.post("/api/matches", json={"game": "star-plus",
+                                                         "players": ["Ann", "Ben"]},
+                                   headers=table.headers)
+        assert response.status_code == 201
+
+        def says_teach_again(frame: SseEvent) -> bool:
+            camera = status_of(frame, "camera")
+            message = "" if camera is None else str(camera["message"])
+            return "older version" in message and "teach it again" in message \
+                and "not enrolled" not in message
+        table.watcher.wait_for(says_teach_again, what="the teach-again message")
+        assert feed.following is None
 
 
 def test_a_deck_that_is_not_enrolled_shows_on_the_dashboard(tmp_path: Path) -> None:
