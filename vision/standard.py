@@ -255,11 +255,34 @@ class Field:
     """The suit nearly every pip is (``None`` when they are not that clear)."""
     washed: bool = False
     """Part of the face is clipped white by glare (where pips may be lost)."""
+    alike: int | None = None
+    """How many blobs there are when every blob is about the size of the others and none
+    is a picture: a count of pips that does not depend on the classifier naming each
+    one (a small or blurred card's pips are blots it may not call suits)."""
 
 
 CORNER_SQUARE = (0.2, 0.3)
 """The part of each corner (width, height fractions) left out of the field where the index
 was not measured."""
+
+
+ALIKE_AREAS = 1.8
+"""Largest ratio of two pips' areas on one card (a pip's ink varies with blur and with
+the way the card was cut; two pips run together are twice one)."""
+
+
+ALIKE_SHAPES = 1.35
+"""Largest ratio of two pips' proportions (width over height), and of how much of its box
+each fills: pips are one shape, upright or turned, where the pieces of a picture are not."""
+
+
+def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
+    """Whether blobs (ink patches and their areas) are one size and shape, as pips are."""
+    areas = np.array([a for _, a in blobs], np.float64)
+    aspect = np.array([p.shape[1] / p.shape[0] for p, _ in blobs], np.float64)
+    fill = areas / np.array([p.shape[0] * p.shape[1] for p, _ in blobs], np.float64)
+    return all(float(v.max()) <= limit * float(v.min()) for v, limit in
+               ((areas, ALIKE_AREAS), (aspect, ALIKE_SHAPES), (fill, ALIKE_SHAPES)))
 
 
 def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
@@ -309,6 +332,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         blobs.append((patch, area))
     if not blobs:
         return Field(0, 0, picture, None, washed)
+    alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
     probs = shipped_model().predict(features_of([p for p, _ in blobs]))
     suit_p = probs[:, _SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
@@ -322,19 +346,29 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
-    return Field(pips, others, picture or big_other, suit, washed)
+    return Field(pips, others, picture or big_other, suit, washed, alike)
 
 
-def _reach(readings: list[CornerReading]) -> tuple[int, int]:
-    """How far the indices of these corners reach in from their corners."""
-    return max(r.extent[0] for r in readings), max(r.extent[1] for r in readings)
+def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int] | None:
+    """How far the indices of these corners reach in from their corners, counting those
+    read with at least ``least`` probability (``None`` when there are none: a corner read
+    as nothing clear may have taken pips for its index)."""
+    sure = [r for r in readings if r.p >= least]
+    if not sure:
+        return None
+    return max(r.extent[0] for r in sure), max(r.extent[1] for r in sure)
 
 
-def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
-    """Whether what the card shows away from its corners rules out ``rank``. Pips are
-    never required (glare or a finger may hide them), but those that are seen must fit:
-    no more than the rank, and not clearly fewer unless part of the card is hidden (one
-    of its corners could not be read) or washed out by glare."""
+def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
+                  suit: str | None = None) -> bool:
+    """Whether what the card shows away from its corners rules out ``rank`` (and
+    ``suit``). Pips are never required (glare or a finger may hide them), but those that
+    are seen must fit: no more than the rank, not clearly fewer unless part of the card
+    is hidden (one of its corners could not be read) or washed out by glare, and of the
+    suit read (a pip is many times the index's suit: spades and clubs two pixels high
+    look alike, their pips do not)."""
+    if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
+        return True
     if rank in COURTS:
         return field.pips >= 4 and not field.picture  # a number card's pips
     if rank == "A":
@@ -343,6 +377,20 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False) -> bool:
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed)
+
+
+def counted_rank(field: Field) -> str | None:
+    """The rank that the face's pips count out by their sizes (:attr:`Field.alike`), or
+    ``None`` when they do not count cleanly.
+
+    >>> counted_rank(Field(0, 0, False, alike=1)), counted_rank(Field(3, 4, True, alike=7))
+    ('A', '7')
+    >>> counted_rank(Field(1, 6, True)) is None
+    True
+    """
+    if not field.alike:
+        return None
+    return "A" if field.alike == 1 else str(field.alike)
 
 
 def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds,
@@ -357,13 +405,22 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     """
     if len(readings) < 2:
         return None
-    field = read_field(card, th, _reach(readings))
+    field = read_field(card, th, _reach(readings, th.agreeing_glyph))
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
                  and r.colour_ok and r.rank_p >= th.field_settled_rank]
         if agree:
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
+    counted = counted_rank(field)
+    if counted is not None:
+        # the pips counted by their sizes alone, where the classifier did not call each a
+        # suit: a corner must read that rank, and the suit, clearly
+        agree = [r for r in readings if r.rank == counted and r.colour_ok
+                 and r.rank_p >= th.field_settled_rank and r.suit_p >= th.glyph
+                 and field.suit in (None, r.suit)]
+        if agree and len({r.card for r in agree}) == 1:
+            return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]
     if (len(named) == 1 and first.rank in COURTS and field.picture
@@ -430,13 +487,22 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
             return (_settled_by_field(card, readings, th)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
+            # a small card: one corner's few pixels are not enough alone, but may be with
+            # the pips counting out the rank it reads
+            # ... or with the other corner reading the same card, its rank clearly
+            seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
+                and other[0].rank_p >= th.glyph
+            field = read_field(card, th, _reach(read))
+            if only.p >= th.single_corner and field.suit in (None, only.suit) and (
+                    seconded or counted_rank(field) == only.rank):
+                return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
             return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return _settled_by_field(card, readings, th) or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
-                     partly_hidden=len(read) == 1):
+                     partly_hidden=len(read) == 1, suit=read[0].suit):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 

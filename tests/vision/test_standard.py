@@ -175,6 +175,49 @@ def test_cleanly_counted_pips_settle_corners_that_disagree() -> None:
     assert identify_standard(neither).card is None
 
 
+@needs_designs
+def test_pips_are_counted_by_their_sizes_when_the_classifier_cannot_name_them() -> None:
+    # a small card's pips, blurred to blots: alike in size and shape, so they count the
+    # rank even where the index classifier does not call each one a suit
+    for card, pips in (("7C", 7), ("10H", 10), ("AS", 1)):
+        blurred = np.asarray(cv2.GaussianBlur(_ours(card), (0, 0), 3.0), np.uint8)
+        assert read_field(blurred, Thresholds()).alike == pips
+    counted = 0
+    for design in HELD_OUT:
+        # the pieces of a court picture count nothing
+        for court in ("JS", "QH", "KD", "KC"):
+            assert read_field(_seen(design, court, 70, 0.8), Thresholds()).alike is None
+        counted += read_field(_seen(design, "9C", 70, 0.8), Thresholds()).alike == 9
+    assert counted >= len(HELD_OUT) // 2
+
+
+def test_pips_of_another_suit_than_the_index_are_not_named() -> None:
+    # a spade index over club pips (two black suits a few pixels high look alike in an
+    # index; pips many times larger do not)
+    clubs = _ours("7C")
+    mixed = clubs.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    spades = _ours("7S")
+    mixed[:h, :w] = spades[:h, :w]
+    mixed[-h:, -w:] = spades[-h:, -w:]
+    reading = identify_standard(mixed)
+    assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
+
+
+def test_a_small_card_with_one_corner_hidden_is_named_when_its_pips_count_the_rank() -> None:
+    # one corner alone is not enough on a card a few dozen pixels wide ...
+    nine = _ours("9D")
+    covered = nine.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    covered[-h:, -w:] = 90  # the table, or another card
+    assert identify_standard(covered, card_px=60).card == "9D"  # ... the nine pips second it
+    # the same corner over pips that count another rank is refused
+    seven = _ours("7D").copy()
+    seven[:h, :w] = nine[:h, :w]
+    seven[-h:, -w:] = 90
+    assert identify_standard(seven, card_px=60).card is None
+
+
 @pytest.mark.skipif("aisleriot-tigullio" not in INSTALLED,
                     reason="aisleriot-tigullio is not installed (scripts/ensure-card-designs.sh)")
 def test_an_index_that_runs_into_the_court_picture_is_cut_off() -> None:
