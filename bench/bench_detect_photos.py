@@ -74,7 +74,7 @@ def main() -> int:
             t0 = time.process_time()  # CPU time: other programs share this machine
             found = find_cards_with_alternates(image)
             best = min(best, time.process_time() - t0)
-        quads = [q for q, _ in found]
+        quads = [f.quad for f in found]
         centres = [q.mean(axis=0) for q in quads]
         t = tallies[photo.folder]
         t.images += 1

@@ -129,21 +129,22 @@ class Recognizer:
         return _outcome(identify_standard(card) if self.gallery is None
                         else self.gallery.identify(card))
 
-    def _read_quad(self, image: Image, quad: NDArray[np.float32]
+    def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    ) -> tuple[str | None, float, Refusal | None]:
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
         if self.gallery is not None:
             return self.read(dewarp(image, quad))
-        r = identify_standard(dewarp(image, quad), card_px=side)
+        r = identify_standard(dewarp(image, quad), card_px=side, overlapped=overlapped)
         if r.card is None and r.reason is not Refusal.GLARE and side >= Thresholds.small_card_px:
             # blur pulls an outline inwards, and an index printed close to the edge is then
             # cut: read it again a little larger (not a small card, whose few-pixel index
             # read twice is read wrong more often)
             bigger = grown(quad, INDEX_MARGIN)
             if _inside(bigger, image):
-                again = identify_standard(dewarp(image, bigger), card_px=side)
+                again = identify_standard(dewarp(image, bigger), card_px=side,
+                                          overlapped=overlapped)
                 if again.card is not None:
                     r = again
         return _outcome(r)
@@ -151,11 +152,12 @@ class Recognizer:
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out = []
-        for quad, alternates in find_cards_with_alternates(image, self.settings):
-            q = portrait(quad)
+        for found in find_cards_with_alternates(image, self.settings):
+            q = portrait(found.quad)
+            alternates = found.alternates
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
-            card, score, reason = self._read_quad(image, q)
+            card, score, reason = self._read_quad(image, q, found.overlapped)
             if card is None and self.gallery is not None:
                 # the outline that won may be a halo round the card: try the runners-up
                 for alt in alternates:

@@ -369,6 +369,11 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
     look alike, their pips do not)."""
     if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
         return True
+    counted = counted_rank(field)
+    if counted is not None and rank not in COURTS and counted != rank and (
+            counted == "A" or rank == "A" or int(counted) > int(rank)
+            or not (partly_hidden or field.washed)):
+        return True  # pips alike in size and shape, counting another rank
     if rank in COURTS:
         return field.pips >= 4 and not field.picture  # a number card's pips
     if rank == "A":
@@ -432,7 +437,7 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
-                      card_px: float | None = None) -> Reading:
+                      card_px: float | None = None, overlapped: bool = False) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     A camera looking at a card from the side can foreshorten its long sides until they
@@ -442,17 +447,20 @@ def identify_standard(card: Image, th: Thresholds | None = None,
 
     ``card_px``, the card's width in the camera's pixels where known: a small card's
     index is a few pixels across, and one corner alone is then not enough.
+    ``overlapped``: the card lies over or under another, so one of its corners may show
+    the other card's index; both corners must then read it.
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
-    upright = _identify(card, th, both_corners=small)
+    upright = _identify(card, th, both_corners=small or overlapped, overlapped=overlapped)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
         return upright
     turned = _identify(quarter_turned(card), th, both_corners=True)
     return turned if turned.card is not None else upright
 
 
-def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Reading:
+def _identify(card: Image, th: Thresholds, both_corners: bool = False,
+              overlapped: bool = False) -> Reading:
     readings, _ = read_corners(card, th)
     if not readings:
         return Reading(None, 0.0, Refusal.GLARE if _washed_out(card, th)
@@ -493,8 +501,10 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False) -> Readin
             seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
                 and other[0].rank_p >= th.glyph
             field = read_field(card, th, _reach(read))
+            # (another card's pips may lie on an overlapped card's face)
+            counted = not overlapped and counted_rank(field) == only.rank
             if only.p >= th.single_corner and field.suit in (None, only.suit) and (
-                    seconded or counted_rank(field) == only.rank):
+                    seconded or counted):
                 return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
             return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:

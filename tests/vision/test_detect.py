@@ -15,6 +15,7 @@ from vision.detect import (
     cards_round_panel,
     dewarp,
     find_cards,
+    find_cards_with_alternates,
     order_clockwise,
     portrait,
     quad_from_contour,
@@ -254,3 +255,26 @@ def test_the_table_or_a_sheet_cut_by_the_frame_is_not_a_card() -> None:
     frame = np.full((720, 1280, 3), 200, np.uint8)
     frame[:12] = frame[-12:] = frame[:, :12] = frame[:, -12:] = 40
     assert find_cards(frame) == []
+
+
+def _card_at(centre: tuple[float, float], size: tuple[float, float], angle: float,
+             ) -> np.ndarray:
+    box = cv2.boxPoints((centre, size, angle))
+    return order_clockwise(np.asarray(box, np.float32))
+
+
+def test_a_card_on_top_of_others_is_found_in_their_joint_outline() -> None:
+    # three cards overlapping on a dark cloth: their outlines run into one another, so
+    # no closed outline is the top card's; three of its corners on the joint outline are
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    under = [_card_at((250, 220), (120, 168), 10), _card_at((390, 250), (120, 168), -35)]
+    top = _card_at((320, 300), (120, 168), 65)
+    for quad in (*under, top):
+        cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (235, 235, 235))
+        cv2.polylines(image, [np.round(quad).astype(np.int32)], True, (120, 120, 120), 2)
+    found = find_cards_with_alternates(image)
+    best = max(found, key=lambda f: quad_iou(f.quad, top))
+    assert quad_iou(best.quad, top) > 0.9
+    assert best.overlapped  # its corners may show the others' indices
+    assert all(quad_iou(f.quad, top) > 0.9 or max(quad_iou(f.quad, u) for u in under) > 0.5
+               for f in found)  # nothing made up of pieces of two cards

@@ -10,7 +10,7 @@ import pytest
 
 import vision.pipeline as pipeline
 from vision.cli import main
-from vision.detect import portrait
+from vision.detect import FoundCard, portrait
 from vision.enrolled import Gallery, Match
 from vision.pipeline import MIN_SIDE_PX, Recognizer, short_side
 from vision.refusal import Refusal
@@ -24,14 +24,14 @@ def _quad(x: float, y: float, w: float) -> np.ndarray:
 def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
     """The detector finds exactly ``quads`` (no alternates)."""
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None: [(q, []) for q in quads])
+                        lambda image, settings=None: [FoundCard(q, []) for q in quads])
 
 
 def test_the_standard_readers_reason_reaches_the_detection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the reader tells the two cards by their width (an unknown card is read twice: again
     # a little larger)
-    def reader(card: np.ndarray, card_px: float) -> Reading:
+    def reader(card: np.ndarray, card_px: float, overlapped: bool = False) -> Reading:
         return (Reading(None, 0.0, Refusal.CORNERS_DISAGREE) if card_px < 105
                 else Reading("QS", 0.9))
 
@@ -97,3 +97,22 @@ def test_detect_prints_the_reason_of_each_unknown_card(
     out = json.loads(capsys.readouterr().out)
     assert [(c["card"], c["reason"]) for c in out["cards"]] == [
         (None, "glare"), ("10D", None), (None, "too small")]
+
+
+def test_an_overlapped_card_is_read_by_both_its_corners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the detector says which cards lie against others; the reader is told (one corner of
+    # such a card may show the other card's index)
+    told: list[bool] = []
+
+    def reader(card: np.ndarray, card_px: float, overlapped: bool = False) -> Reading:
+        told.append(overlapped)
+        return Reading("QS", 0.9)
+
+    monkeypatch.setattr(pipeline, "identify_standard", reader)
+    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
+                        lambda image, settings=None: [
+                            FoundCard(_quad(10, 10, 100), [], overlapped=True),
+                            FoundCard(_quad(300, 10, 100), [])])
+    Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))
+    assert told == [True, False]

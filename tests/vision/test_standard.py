@@ -18,7 +18,7 @@ import pytest
 import vision.pipeline as pipeline
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
-from vision.detect import CARD_H, CARD_W, dewarp
+from vision.detect import CARD_H, CARD_W, FoundCard, dewarp
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import index_candidates
 from vision.photobench import ALL, run_photos
@@ -252,6 +252,6 @@ def test_an_outline_drawn_inside_the_card_is_read_again_a_little_larger(
                      [100 + inset, 60 + CARD_H - inset]], np.float32)
     assert identify_standard(dewarp(image, quad)).card is None
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None: [(quad, [])])
+                        lambda image, settings=None: [FoundCard(quad, [])])
     [found] = Recognizer("standard").detect(image)
     assert found.card == "8H"
