@@ -11,7 +11,10 @@ lands on space N while ball N is away.
 A turn is one roll (three for a player holding four rods of one colour at the
 turn's first roll) and what follows it: a ``catch`` on a rod space, a
 ``joker`` on a joker space whose ball is there, a ``super-joker`` (or a
-decline by any other event) on a joker space whose ball is away.
+decline) on a joker space whose ball is away. In a three-roll turn the player
+rolls again after anything but a failed catch or a win, while rolls remain:
+after an empty landing and after a declined super joker too (the contract's
+ruling: the rulebook's three rolls "improve his chances of winning").
 
 >>> s = RULES.new_state({"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]})
 >>> _, s = RULES.play(s, {"type": "roll", "player": "Ann", "value": 4})
@@ -408,7 +411,8 @@ class Expected:
     player: str | None
     """Who must act (``None`` once over)."""
     events: tuple[str, ...]
-    """The event types that player may send (a decline comes from the next player)."""
+    """The event types that player may send (``roll`` on an open super joker declines it;
+    when the decline would end the turn, it comes from the next player instead)."""
     space: int | None
     """The acting ship's space."""
     note: str
@@ -444,8 +448,11 @@ def expected(state: State) -> Expected:
                 space,
                 f"{name} is to roll, or first spend a kept joker ball (use-joker)",
             )
-        again = " again" if state.rolled else ""
-        return Expected(name, ("roll",), space, f"{name} is to roll{again}")
+        if state.rolled:
+            return Expected(
+                name, ("roll",), space, f"{name} rolls again (roll {_roll_number(state)} of 3)"
+            )
+        return Expected(name, ("roll",), space, f"{name} is to roll")
     if state.phase == "catch":
         rod = state.board[space]
         what = "a rod" if rod == UNKNOWN else f"the {rod} rod"
@@ -459,21 +466,29 @@ def expected(state: State) -> Expected:
             space,
             f"{name} took joker ball {space} and is to keep it or swipe a rod with it (joker)",
         )
+    offer = f"{name} may take any rod on the board with super joker {space} (super-joker)"
+    if state.rolls_left > 0:
+        return Expected(
+            name,
+            ("super-joker", "roll"),
+            space,
+            f"{offer}, or decline it and roll again (roll {_roll_number(state)} of 3)",
+        )
     nxt = state.players[(seat + 1) % len(state.players)]
     return Expected(
         name,
         ("super-joker",),
         space,
-        f"{name} may take any rod on the board with super joker {space} (super-joker); "
-        f"any other event declines it and ends the turn ({nxt} is next)",
+        f"{offer}; any other event declines it and ends the turn ({nxt} is next)",
     )
 
 
 def legal_events(state: State) -> list[JSON]:
     """Every legal next event in table-log form (optional ``color`` fields left out).
 
-    During an open super-joker choice this includes the next player's events,
-    which decline it. Empty once the match is over.
+    During an open super-joker choice this includes the events that decline it:
+    the player's own rolls while rolls remain this turn, else the next player's
+    events. Empty once the match is over.
 
     >>> s = RULES.new_state({"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]})
     >>> [e["value"] for e in legal_events(s)]
@@ -524,7 +539,7 @@ def legal_events(state: State) -> list[JSON]:
                     for c in COLORS
                     if left[c] > 0
                 ]
-        out += legal_events(_end_turn(state))
+        out += legal_events(_declined(state))
     return out
 
 
@@ -547,10 +562,25 @@ def _end_turn(state: State) -> State:
 
 
 def _carry_on(state: State) -> State:
-    """After a successful catch or a joker: roll again if rolls are left, else the turn ends."""
+    """After anything but a failed catch or a win: roll again if rolls are left, else the
+    turn ends (a successful catch, a joker, an empty landing, a declined super joker)."""
     if state.rolls_left > 0:
         return dataclasses.replace(state, phase="roll")
     return _end_turn(state)
+
+
+def _declined(state: State) -> State:
+    """Where an open super-joker choice, declined, leaves the turn.
+
+    In a three-roll turn with rolls left the same player rolls on; otherwise the
+    turn ends and the next player's event is what declined it.
+    """
+    return _carry_on(state)
+
+
+def _roll_number(state: State) -> int:
+    """Which of the three rolls comes next, in a three-roll turn that has rolled."""
+    return 3 - state.rolls_left + 1
 
 
 def _add_rod(
@@ -776,15 +806,25 @@ class CatchMagRules(Rules[State, Event]):
         if state.phase == "super" and not (
             isinstance(event, SuperJoker) and event.player == state.players[state.seat]
         ):
-            # Any other event declines the open super joker, which ends the turn first.
+            # Any other event declines the open super joker; the event is then judged
+            # where the decline leaves the turn: the same player's next roll while
+            # rolls remain, else the next player's turn.
             name = state.players[state.seat]
+            declined = _declined(state)
             try:
-                return self._apply(_end_turn(state), event)
+                return self._apply(declined, event)
             except IllegalEvent as err:
-                raise IllegalEvent(
-                    f"{err} ({name}'s super joker choice was open; any other event than "
-                    f"{name}'s 'super-joker' declines it and ends {name}'s turn)"
-                ) from None
+                if declined.seat == state.seat:
+                    how = (
+                        f"{name} has {_count(state.rolls_left, 'roll')} left this turn, so "
+                        f"next comes {name}'s 'super-joker', or {name}'s roll, which declines it"
+                    )
+                else:
+                    how = (
+                        f"any other event than {name}'s 'super-joker' declines it and ends "
+                        f"{name}'s turn"
+                    )
+                raise IllegalEvent(f"{err} ({name}'s super joker choice was open; {how})") from None
         return self._apply(state, event)
 
     def _apply(self, state: State, event: Event) -> State:
@@ -878,10 +918,12 @@ class CatchMagRules(Rules[State, Event]):
                 return dataclasses.replace(after, phase="joker")
             if any(c is not None for c in state.board):
                 return dataclasses.replace(after, phase="super")
-            return _end_turn(after)  # ball away and no rod left: nothing to take
+            return _carry_on(after)  # ball away and no rod left: nothing to take
         if state.board[space] is not None:
             return dataclasses.replace(after, phase="catch")
-        return _end_turn(after)  # the rod is gone: an empty space ends the turn
+        # The rod is gone: nothing to take, so a one-roll turn ends here and a
+        # three-roll turn rolls on (the contract's ruling on "three times in a row").
+        return _carry_on(after)
 
     # -- presentation ------------------------------------------------------------
 
@@ -889,9 +931,10 @@ class CatchMagRules(Rules[State, Event]):
         if before.phase == "super" and not (
             isinstance(event, SuperJoker) and event.player == before.players[before.seat]
         ):
-            mid = _end_turn(before)
+            mid = _declined(before)
             name = before.players[before.seat]
-            return f"{name} declines super joker {before.ships[before.seat]}, turn ends; " + (
+            how = "rolls on" if mid.seat == before.seat else "turn ends"
+            return f"{name} declines super joker {before.ships[before.seat]}, {how}; " + (
                 self.describe(mid, event, after)
             )
         seat = before.seat
@@ -940,12 +983,12 @@ class CatchMagRules(Rules[State, Event]):
         seat = before.seat
         name = before.players[seat]
         if before.rolled:
-            nth = f" (roll {3 - before.rolls_left + 1} of 3)"
+            nth = f" (roll {_roll_number(before)} of 3)"
         else:
             nth = " (roll 1 of 3: four of a colour)" if _holds_four(before, seat) else ""
         old, space = before.ships[seat], after.ships[seat]
         head = f"{name} rolls {event.value}{nth}: ship {old} -> {space}, "
-        passes = f"turn passes to {after.turn}"
+        passes = _next_step(before, after)
         if space in _JOKER_INDEX:
             holder = before.balls[_JOKER_INDEX[space]]
             if holder == _ON_BOARD:
@@ -991,8 +1034,8 @@ class CatchMagRules(Rules[State, Event]):
         seat = state.seat
         name = state.players[seat]
         if state.phase == "super":
-            if rng.random() < 0.2:  # decline: the next player's event does it
-                return self.random_event(_end_turn(state), rng)
+            if rng.random() < 0.2:  # decline: the next event in the declined state does it
+                return self.random_event(_declined(state), rng)
             spaces = list(rods_on_board(state))
             space = _favourite_space(state, seat, spaces, rng)
             event: JSON = {"type": "super-joker", "player": name, "space": space}
@@ -1058,8 +1101,15 @@ def _tail(before: State, after: State, color: str | None) -> str:
     if after.seat != before.seat:
         return f"; turn passes to {after.turn}"
     if after.rolled:
-        return f"; {name} rolls again ({_count(after.rolls_left, 'roll')} left)"
+        return f"; {name} rolls again (roll {_roll_number(after)} of 3)"
     return f"; {name} to roll"
+
+
+def _next_step(before: State, after: State) -> str:
+    """After a landing with nothing to take: who rolls next."""
+    if after.seat != before.seat:
+        return f"turn passes to {after.turn}"
+    return f"{after.players[after.seat]} rolls again (roll {_roll_number(after)} of 3)"
 
 
 def _random_color(state: State, space: int, rng: random.Random) -> JSON:
