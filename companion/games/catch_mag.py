@@ -1034,14 +1034,18 @@ class CatchMagRules(Rules[State, Event]):
         seat = state.seat
         name = state.players[seat]
         if state.phase == "super":
-            if rng.random() < 0.2:  # decline: the next event in the declined state does it
+            # Decline now and then (more often when the player rolls on, so playouts
+            # exercise that too); the next event in the declined state does it.
+            if rng.random() < (0.5 if state.rolls_left > 0 else 0.2):
                 return self.random_event(_declined(state), rng)
             spaces = list(rods_on_board(state))
             space = _favourite_space(state, seat, spaces, rng)
             event: JSON = {"type": "super-joker", "player": name, "space": space}
             return event | _random_color(state, space, rng)
         if state.phase == "roll":
-            if not state.rolled and seat in state.balls and rng.random() < 0.5:
+            # Kept balls are spent now and then, not at once: a ball away is what
+            # offers the super joker.
+            if not state.rolled and seat in state.balls and rng.random() < 0.3:
                 options = swipe_options(state, name)
                 if options:
                     balls = [b for b, h in zip(JOKER_SPACES, state.balls, strict=True) if h == seat]
