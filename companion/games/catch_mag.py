@@ -323,7 +323,8 @@ def pending(state: State) -> str | None:
     """The event the table waits for: roll, catch, joker, super-joker; ``None`` once over.
 
     ``roll`` before the turn's first roll also admits ``use-joker``; ``super-joker``
-    also admits any other event, which declines it (see :func:`expected`).
+    also admits a decline: the player's own roll while rolls remain this turn, else
+    any other event, which ends the turn (see :func:`expected`).
     """
     return _PENDING[state.phase]
 
