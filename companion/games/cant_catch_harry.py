@@ -3,8 +3,8 @@
 The play itself (drawing, passing, grabbing moths) is too fast to log card by
 card, so the table reports each round as it ends: one ``round`` event with
 every player's final hand and the moth figurine each grabbed. The engine
-judges that the round could have happened (hand sizes, the deck's contents,
-the figurines on the mat, at least one set) and scores it.
+judges that the round could have happened (hands of 4 cards, or 5 mid-pass;
+the deck's contents; the figurines on the mat; at least one set) and scores it.
 
 Round points: the moth's value; +3 with a set of ``harry``; -1 per ``devil``
 card unless the hand's set is of ``devil``; -1 per ``lamp`` card. A ``devil``
@@ -66,7 +66,10 @@ WILD = "everyone"
 CARDS: tuple[str, ...] = (*KINDS, WILD)
 DECK: Mapping[str, int] = {**{kind: 4 for kind in KINDS}, WILD: 2}
 DECK_SIZE = sum(DECK.values())  # 58
+DEAL = 4
+"""Cards dealt to each hand; every card drawn is passed on, so a round ends with 4 (or 5)."""
 MAX_HAND = 5
+"""A hand's size mid-pass: "You can't hold more than five cards at a time"."""
 SET_SIZE = 4
 TARGET = 11
 HARRY_BONUS = 3
@@ -604,6 +607,14 @@ def _check_round(state: State, event: RoundEvent, kinds: Sequence[str | None]) -
             raise IllegalEvent(
                 f"{player} shows {len(hand)} cards; nobody may hold more than {MAX_HAND} "
                 f"(pass or discard down to {MAX_HAND})"
+            )
+        if len(hand) < DEAL:
+            # Every card drawn is passed on, so a hand never drops below the deal.
+            shown = "1 card" if len(hand) == 1 else f"{len(hand)} cards"
+            raise IllegalEvent(
+                f"{player} shows {shown}, which cannot happen: at the end of a round every "
+                f"hand holds {DEAL} cards, or {MAX_HAND} mid-pass (the deal is {DEAL} and each "
+                f"card drawn is passed on)"
             )
     seen = Counter(chain.from_iterable(hand for _, hand in event.hands))
     for card, count in seen.items():

@@ -11,7 +11,10 @@ lands on space N while ball N is away.
 A turn is one roll (three for a player holding four rods of one colour at the
 turn's first roll) and what follows it: a ``catch`` on a rod space, a
 ``joker`` on a joker space whose ball is there, a ``super-joker`` (or a
-decline by any other event) on a joker space whose ball is away.
+decline) on a joker space whose ball is away. In a three-roll turn the player
+rolls again after anything but a failed catch or a win, while rolls remain:
+after an empty landing and after a declined super joker too (the contract's
+ruling: the rulebook's three rolls "improve his chances of winning").
 
 >>> s = RULES.new_state({"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]})
 >>> _, s = RULES.play(s, {"type": "roll", "player": "Ann", "value": 4})
@@ -320,7 +323,8 @@ def pending(state: State) -> str | None:
     """The event the table waits for: roll, catch, joker, super-joker; ``None`` once over.
 
     ``roll`` before the turn's first roll also admits ``use-joker``; ``super-joker``
-    also admits any other event, which declines it (see :func:`expected`).
+    also admits a decline: the player's own roll while rolls remain this turn, else
+    any other event, which ends the turn (see :func:`expected`).
     """
     return _PENDING[state.phase]
 
@@ -408,7 +412,8 @@ class Expected:
     player: str | None
     """Who must act (``None`` once over)."""
     events: tuple[str, ...]
-    """The event types that player may send (a decline comes from the next player)."""
+    """The event types that player may send (``roll`` on an open super joker declines it;
+    when the decline would end the turn, it comes from the next player instead)."""
     space: int | None
     """The acting ship's space."""
     note: str
@@ -444,8 +449,11 @@ def expected(state: State) -> Expected:
                 space,
                 f"{name} is to roll, or first spend a kept joker ball (use-joker)",
             )
-        again = " again" if state.rolled else ""
-        return Expected(name, ("roll",), space, f"{name} is to roll{again}")
+        if state.rolled:
+            return Expected(
+                name, ("roll",), space, f"{name} rolls again (roll {_roll_number(state)} of 3)"
+            )
+        return Expected(name, ("roll",), space, f"{name} is to roll")
     if state.phase == "catch":
         rod = state.board[space]
         what = "a rod" if rod == UNKNOWN else f"the {rod} rod"
@@ -459,21 +467,29 @@ def expected(state: State) -> Expected:
             space,
             f"{name} took joker ball {space} and is to keep it or swipe a rod with it (joker)",
         )
+    offer = f"{name} may take any rod on the board with super joker {space} (super-joker)"
+    if state.rolls_left > 0:
+        return Expected(
+            name,
+            ("super-joker", "roll"),
+            space,
+            f"{offer}, or decline it and roll again (roll {_roll_number(state)} of 3)",
+        )
     nxt = state.players[(seat + 1) % len(state.players)]
     return Expected(
         name,
         ("super-joker",),
         space,
-        f"{name} may take any rod on the board with super joker {space} (super-joker); "
-        f"any other event declines it and ends the turn ({nxt} is next)",
+        f"{offer}; any other event declines it and ends the turn ({nxt} is next)",
     )
 
 
 def legal_events(state: State) -> list[JSON]:
     """Every legal next event in table-log form (optional ``color`` fields left out).
 
-    During an open super-joker choice this includes the next player's events,
-    which decline it. Empty once the match is over.
+    During an open super-joker choice this includes the events that decline it:
+    the player's own rolls while rolls remain this turn, else the next player's
+    events. Empty once the match is over.
 
     >>> s = RULES.new_state({"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]})
     >>> [e["value"] for e in legal_events(s)]
@@ -524,7 +540,7 @@ def legal_events(state: State) -> list[JSON]:
                     for c in COLORS
                     if left[c] > 0
                 ]
-        out += legal_events(_end_turn(state))
+        out += legal_events(_declined(state))
     return out
 
 
@@ -547,10 +563,25 @@ def _end_turn(state: State) -> State:
 
 
 def _carry_on(state: State) -> State:
-    """After a successful catch or a joker: roll again if rolls are left, else the turn ends."""
+    """After anything but a failed catch or a win: roll again if rolls are left, else the
+    turn ends (a successful catch, a joker, an empty landing, a declined super joker)."""
     if state.rolls_left > 0:
         return dataclasses.replace(state, phase="roll")
     return _end_turn(state)
+
+
+def _declined(state: State) -> State:
+    """Where an open super-joker choice, declined, leaves the turn.
+
+    In a three-roll turn with rolls left the same player rolls on; otherwise the
+    turn ends and the next player's event is what declined it.
+    """
+    return _carry_on(state)
+
+
+def _roll_number(state: State) -> int:
+    """Which of the three rolls comes next, in a three-roll turn that has rolled."""
+    return 3 - state.rolls_left + 1
 
 
 def _add_rod(
@@ -776,15 +807,25 @@ class CatchMagRules(Rules[State, Event]):
         if state.phase == "super" and not (
             isinstance(event, SuperJoker) and event.player == state.players[state.seat]
         ):
-            # Any other event declines the open super joker, which ends the turn first.
+            # Any other event declines the open super joker; the event is then judged
+            # where the decline leaves the turn: the same player's next roll while
+            # rolls remain, else the next player's turn.
             name = state.players[state.seat]
+            declined = _declined(state)
             try:
-                return self._apply(_end_turn(state), event)
+                return self._apply(declined, event)
             except IllegalEvent as err:
-                raise IllegalEvent(
-                    f"{err} ({name}'s super joker choice was open; any other event than "
-                    f"{name}'s 'super-joker' declines it and ends {name}'s turn)"
-                ) from None
+                if declined.seat == state.seat:
+                    how = (
+                        f"{name} has {_count(state.rolls_left, 'roll')} left this turn, so "
+                        f"next comes {name}'s 'super-joker', or {name}'s roll, which declines it"
+                    )
+                else:
+                    how = (
+                        f"any other event than {name}'s 'super-joker' declines it and ends "
+                        f"{name}'s turn"
+                    )
+                raise IllegalEvent(f"{err} ({name}'s super joker choice was open; {how})") from None
         return self._apply(state, event)
 
     def _apply(self, state: State, event: Event) -> State:
@@ -878,10 +919,12 @@ class CatchMagRules(Rules[State, Event]):
                 return dataclasses.replace(after, phase="joker")
             if any(c is not None for c in state.board):
                 return dataclasses.replace(after, phase="super")
-            return _end_turn(after)  # ball away and no rod left: nothing to take
+            return _carry_on(after)  # ball away and no rod left: nothing to take
         if state.board[space] is not None:
             return dataclasses.replace(after, phase="catch")
-        return _end_turn(after)  # the rod is gone: an empty space ends the turn
+        # The rod is gone: nothing to take, so a one-roll turn ends here and a
+        # three-roll turn rolls on (the contract's ruling on "three times in a row").
+        return _carry_on(after)
 
     # -- presentation ------------------------------------------------------------
 
@@ -889,9 +932,10 @@ class CatchMagRules(Rules[State, Event]):
         if before.phase == "super" and not (
             isinstance(event, SuperJoker) and event.player == before.players[before.seat]
         ):
-            mid = _end_turn(before)
+            mid = _declined(before)
             name = before.players[before.seat]
-            return f"{name} declines super joker {before.ships[before.seat]}, turn ends; " + (
+            how = "rolls on" if mid.seat == before.seat else "turn ends"
+            return f"{name} declines super joker {before.ships[before.seat]}, {how}; " + (
                 self.describe(mid, event, after)
             )
         seat = before.seat
@@ -940,12 +984,12 @@ class CatchMagRules(Rules[State, Event]):
         seat = before.seat
         name = before.players[seat]
         if before.rolled:
-            nth = f" (roll {3 - before.rolls_left + 1} of 3)"
+            nth = f" (roll {_roll_number(before)} of 3)"
         else:
             nth = " (roll 1 of 3: four of a colour)" if _holds_four(before, seat) else ""
         old, space = before.ships[seat], after.ships[seat]
         head = f"{name} rolls {event.value}{nth}: ship {old} -> {space}, "
-        passes = f"turn passes to {after.turn}"
+        passes = _next_step(before, after)
         if space in _JOKER_INDEX:
             holder = before.balls[_JOKER_INDEX[space]]
             if holder == _ON_BOARD:
@@ -991,14 +1035,18 @@ class CatchMagRules(Rules[State, Event]):
         seat = state.seat
         name = state.players[seat]
         if state.phase == "super":
-            if rng.random() < 0.2:  # decline: the next player's event does it
-                return self.random_event(_end_turn(state), rng)
+            # Decline now and then (more often when the player rolls on, so playouts
+            # exercise that too); the next event in the declined state does it.
+            if rng.random() < (0.5 if state.rolls_left > 0 else 0.2):
+                return self.random_event(_declined(state), rng)
             spaces = list(rods_on_board(state))
             space = _favourite_space(state, seat, spaces, rng)
             event: JSON = {"type": "super-joker", "player": name, "space": space}
             return event | _random_color(state, space, rng)
         if state.phase == "roll":
-            if not state.rolled and seat in state.balls and rng.random() < 0.5:
+            # Kept balls are spent now and then, not at once: a ball away is what
+            # offers the super joker.
+            if not state.rolled and seat in state.balls and rng.random() < 0.3:
                 options = swipe_options(state, name)
                 if options:
                     balls = [b for b, h in zip(JOKER_SPACES, state.balls, strict=True) if h == seat]
@@ -1058,8 +1106,15 @@ def _tail(before: State, after: State, color: str | None) -> str:
     if after.seat != before.seat:
         return f"; turn passes to {after.turn}"
     if after.rolled:
-        return f"; {name} rolls again ({_count(after.rolls_left, 'roll')} left)"
+        return f"; {name} rolls again (roll {_roll_number(after)} of 3)"
     return f"; {name} to roll"
+
+
+def _next_step(before: State, after: State) -> str:
+    """After a landing with nothing to take: who rolls next."""
+    if after.seat != before.seat:
+        return f"turn passes to {after.turn}"
+    return f"{after.players[after.seat]} rolls again (roll {_roll_number(after)} of 3)"
 
 
 def _random_color(state: State, space: int, rng: random.Random) -> JSON:

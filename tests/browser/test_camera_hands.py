@@ -48,14 +48,14 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
     table = camera_table
     table.start_match({"game": "cant-catch-harry", "players": ["Ann", "Ben"]})
     expect(phone.locator("#entry [data-hand-player='hands']")).to_have_count(2)
-    lay(table, {"Ann": ["harry"] * 4 + ["fox"], "Ben": ["mom", "james"]}, {"Ben": 1})
+    lay(table, {"Ann": ["harry"] * 4 + ["fox"], "Ben": ["mom", "james", "twin"]}, {"Ben": 1})
 
     read = phone.locator("#entry [data-camera-hands='hands']")
     expect(read).to_have_text("Read hands from the camera")
     read.click()
     rows = phone.locator("#entry .hand-row")
     expect(rows.nth(0)).to_contain_text("Ann 5/5")
-    expect(rows.nth(1)).to_contain_text("Ben 2/5")
+    expect(rows.nth(1)).to_contain_text("Ben 3/5")
     expect(rows.nth(1)).to_contain_text("+1 unread")
     expect(phone.locator("#entry .camera-notes")).to_contain_text(
         "1 card in Ben's area could not be read: show it flat or tap it in")
@@ -68,7 +68,7 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
 
     # Ben's face-down card comes up by tap (his hand is the first one short), then the moths
     phone.click(f"#entry [data-hand-add='hands'][data-value='{value('teacher')}']")
-    expect(rows.nth(1)).to_contain_text("Ben 3/5")
+    expect(rows.nth(1)).to_contain_text("Ben 4/5")
     expect(rows.nth(1)).not_to_contain_text("unread")
     phone.click("#entry [data-moth='moths'][data-player='Ann'][data-value='harry']")
     phone.click("#entry [data-moth='moths'][data-player='Ben'][data-value='lamp']")
@@ -79,7 +79,8 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
     expect(phone.locator("#entries li .meta")).to_contain_text("Ann's phone")
     match = table.http.get("/api/state").json()["match"]
     assert match["entries"][0]["event"]["hands"] == {
-        "Ann": ["fox", "harry", "harry", "harry", "harry"], "Ben": ["james", "mom", "teacher"]}
+        "Ann": ["fox", "harry", "harry", "harry", "harry"],
+        "Ben": ["james", "mom", "twin", "teacher"]}
     totals = match["summary"]["totals"]
     expect(phone.locator("#scoreboard td.total[data-player='Ann']")).to_have_text(
         str(totals["Ann"]))

@@ -321,7 +321,8 @@ def enter_round(page: Page, hands: dict[str, list[str]], moths: dict[str, str],
 
 def test_cant_catch_harry_played_to_eleven(page: Page, spectator: Page, tmp_path: Path) -> None:
     start_match(page, "cant-catch-harry", ["Ann", "Ben", "Cy"])
-    harry_set = {"Ann": ["harry"] * 4, "Ben": ["fox", "james", "mom", "teacher"], "Cy": ["mom"]}
+    harry_set = {"Ann": ["harry"] * 4, "Ben": ["fox", "james", "mom", "teacher"],
+                 "Cy": ["mom", "twin", "furry", "hunters"]}  # hands of 4 (or 5 mid-pass)
     # Four at once with the set button; a fifth Harry card does not exist: not offered.
     page.click("#entry [data-hand-player='hands'][data-player='Ann']")
     page.click("#entry [data-times='4']")
@@ -339,17 +340,21 @@ def test_cant_catch_harry_played_to_eleven(page: Page, spectator: Page, tmp_path
     send(page)
     expect(spectator.locator(total(spectator, "Ann"))).to_have_text("6")
     # A round where nobody holds a set is explained before it can be sent.
-    enter_round(page, {"Ann": ["fox", "fox", "mom"], "Ben": ["mom"], "Cy": ["devil"]},
+    enter_round(page, {"Ann": ["fox", "fox", "mom", "twin"],
+                       "Ben": ["mom", "james", "twin", "furry"],
+                       "Cy": ["devil", "hunters", "teacher", "evil-bird"]},
                 {"Ann": "harry", "Ben": "lamp", "Cy": "grey"})
     expect_refused(page, "no hand holds a set")
     page.click("#clear-entry")
-    enter_round(page, {"Ann": ["mom"], "Ben": ["fox"] * 4, "Cy": ["devil"]},
+    enter_round(page, {"Ann": ["mom", "twin", "james", "furry"], "Ben": ["fox"] * 4,
+                       "Cy": ["devil", "hunters", "teacher", "evil-bird"]},
                 {"Ann": "lamp", "Ben": "harry", "Cy": "grey"})
     send(page)
     expect(spectator.locator(total(spectator, "Ann"))).to_have_text("5")
     page.click("#undo")
     expect(spectator.locator(total(spectator, "Ann"))).to_have_text("6")
-    enter_round(page, {"Ann": ["mom"], "Ben": ["fox"] * 4, "Cy": ["devil"]},
+    enter_round(page, {"Ann": ["mom", "twin", "james", "furry"], "Ben": ["fox"] * 4,
+                       "Cy": ["devil", "hunters", "teacher", "evil-bird"]},
                 {"Ann": "lamp", "Ben": "harry", "Cy": "grey"})
     send(page)
     # Correct round 1 with the tap form: Cy had Chubs, not Cray Cray.

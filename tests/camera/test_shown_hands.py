@@ -60,17 +60,18 @@ def test_the_harry_hands_are_read_per_seat_and_the_phone_sends_the_round(
                             "hands": {"Ann": [], "Ben": []}, "unread": {"Ann": 0, "Ben": 0},
                             "notes": []}
 
-    lay(table, {"Ann": ["harry"] * 4 + ["fox"], "Ben": ["mom", "james"]}, {"Ben": 1})
+    lay(table, {"Ann": ["harry"] * 4 + ["fox"], "Ben": ["mom", "james", "twin"]}, {"Ben": 1})
     response = preview(table)
     assert response.status_code == 200, response.text
     shown = response.json()
     assert shown["hands"] == {"Ann": ["fox", "harry", "harry", "harry", "harry"],
-                              "Ben": ["james", "mom"]}
+                              "Ben": ["james", "mom", "twin"]}
     assert shown["unread"] == {"Ann": 0, "Ben": 1}
     assert shown["notes"] == ["1 card in Ben's area could not be read: show it flat or tap it in"]
     assert entries(table, match_id) == []  # a preview enters nothing
 
-    # the phone taps in the unread card and the moths, and sends the round as its own
+    # the phone taps in the unread card (a hand holds 4, or 5 mid-pass) and the moths,
+    # and sends the round as its own
     hands = {**shown["hands"], "Ben": [*shown["hands"]["Ben"], "teacher"]}
     sent = table.post_event({"type": "round", "hands": hands,
                              "moths": {"Ann": "harry", "Ben": "lamp"}})

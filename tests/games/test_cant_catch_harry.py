@@ -190,7 +190,7 @@ def test_player_counts() -> None:
 
 def good_round() -> dict[str, Any]:
     return rnd(
-        {"Ann": FOX_SET, "Ben": PLAIN2, "Cy": ["james", "twin"]},
+        {"Ann": FOX_SET, "Ben": PLAIN2, "Cy": ["james", "twin", "baby-james", "evil-bird"]},
         {"Ann": "harry", "Ben": "cream", "Cy": "lamp"},
     )
 
@@ -254,6 +254,28 @@ def test_no_more_than_five_cards_in_hand() -> None:
     m.push(event)
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 3])
+def test_a_hand_smaller_than_the_deal_is_refused(size: int) -> None:
+    # "Deal everyone a hand of 4 cards." ... "The youngest player draws a card, then
+    # passes a card to the left": a hand never drops below 4 (the contract: 4, or 5
+    # mid-pass). A round showing fewer is refused, naming the player and the count.
+    m = match()
+    event = good_round()
+    event["hands"]["Cy"] = ["james", "twin", "baby-james"][:size]
+    message = illegal(m, event)
+    count = "1 card" if size == 1 else f"{size} cards"
+    assert message.startswith(f"Cy shows {count}, which cannot happen")
+    assert "every hand holds 4 cards, or 5 mid-pass" in message
+
+
+def test_hands_of_four_and_five_are_both_accepted() -> None:
+    m = match()
+    event = good_round()
+    event["hands"]["Ben"] = [*PLAIN2, "mom"]  # mid-pass
+    m.push(event)
+    assert [len(line.hand) for line in state(m).results[0].lines] == [4, 5, 4]
+
+
 def test_no_kind_more_often_than_the_deck_holds() -> None:
     m = match()
     event = good_round()
@@ -262,7 +284,7 @@ def test_no_kind_more_often_than_the_deck_holds() -> None:
     assert '5 "fox" cards' in message and "Ann 4, Ben 1" in message and "only 4" in message
     event = good_round()
     event["hands"]["Ann"] = ["fox", "fox", "everyone", "everyone"]
-    event["hands"]["Cy"] = ["everyone"]  # a third everyone
+    event["hands"]["Cy"] = ["everyone", "james", "twin", "mom"]  # a third everyone
     assert '3 "everyone" cards' in illegal(m, event)
     assert "only 2" in illegal(m, event)
 
@@ -380,7 +402,7 @@ def test_harry_set_with_cream_lands_on_eleven() -> None:
     m = match()
     m.push(rnd({"Ann": FOX_SET, "Ben": PLAIN, "Cy": PLAIN2},
                {"Ann": "harry", "Ben": "cream", "Cy": "lamp"}))  # 3, 2, -1
-    m.push(rnd({"Ann": MOM_SET, "Ben": PLAIN2, "Cy": ["fox"]},
+    m.push(rnd({"Ann": MOM_SET, "Ben": PLAIN2, "Cy": ["fox", *PLAIN[:3]]},
                {"Ann": "harry", "Ben": "cream", "Cy": "lamp"}))  # 6, 4, -2
     # Ann: 6 + cream 2 + harry set 3 = 11 exactly.
     m.push(rnd({"Ann": ["harry"] * 4, "Ben": PLAIN, "Cy": PLAIN2},
@@ -499,8 +521,8 @@ def test_zone_counts_conserve_cards_and_moths() -> None:
     assert before["deck"] == 58 and before["mat"] == 3
     m.push(good_round())
     after = state(m).zone_counts()
-    assert after["hand:Cy"] == 2 and after["moth:Ann"] == 1 and after["mat"] == 0
-    assert after["deck"] == 58 - 10
+    assert after["hand:Cy"] == 4 and after["moth:Ann"] == 1 and after["mat"] == 0
+    assert after["deck"] == 58 - 12
     assert sum(after.values()) == sum(before.values())
 
 

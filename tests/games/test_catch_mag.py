@@ -574,11 +574,12 @@ def test_four_of_a_colour_rolls_three_times() -> None:
     assert "(roll 1 of 3: four of a colour)" in m.describe_last()
     s = catch(m, "Ann")  # success: roll again
     assert s.turn == "Ann" and rolls_left(s) == 2
-    assert m.describe_last().endswith("Ann rolls again (2 rolls left)")
+    assert m.describe_last().endswith("Ann rolls again (roll 2 of 3)")
+    assert m.summary()["expected"] == "Ann rolls again (roll 2 of 3)"
     roll(m, "Ann", 1)  # 23 -> 24 blue
     assert "(roll 2 of 3)" in m.describe_last()
     s = catch(m, "Ann")
-    assert rolls_left(s) == 1 and m.describe_last().endswith("(1 roll left)")
+    assert rolls_left(s) == 1 and m.describe_last().endswith("Ann rolls again (roll 3 of 3)")
     roll(m, "Ann", 2)  # 24 -> 26 white
     assert "(roll 3 of 3)" in m.describe_last()
     s = catch(m, "Ann")  # third catch: the turn is over
@@ -592,27 +593,78 @@ def test_a_failed_catch_ends_a_three_roll_turn() -> None:
     assert catch(m, "Ann", success=False).turn == "Ben"
 
 
-def test_an_empty_space_ends_a_three_roll_turn() -> None:
-    m = unknown()
-    # Ann red on 2, 4, 6, 8; Ben green on 3, 5, 9 (unknown layout: colours as typed)
+def ann_four_red_with_gaps(m: Match) -> None:
+    """Unknown layout: Ann catches red on 2, 3, 4, 5; Ben green on 6, 8, 9, then fails on 10.
+
+    Spaces 6, 8 and 9 are then empty, just ahead of Ann (on 5), who is to take a
+    three-roll turn.
+    """
     for player, value, color in [
-        ("Ann", 1, "red"), ("Ben", 2, "green"), ("Ann", 2, "red"), ("Ben", 2, "green"),
-        ("Ann", 2, "red"), ("Ben", 4, "green"), ("Ann", 2, "red"),
+        ("Ann", 1, "red"), ("Ben", 5, "green"), ("Ann", 1, "red"), ("Ben", 2, "green"),
+        ("Ann", 1, "red"), ("Ben", 1, "green"), ("Ann", 1, "red"),
     ]:
         roll(m, player, value)
         catch(m, player, color=color)
     fail_turn(m)  # Ben 9 -> 10
-    assert rolls_left(m.state) == 3
-    s = roll(m, "Ann", 1)  # 8 -> 9, empty: the turn ends although two rolls are left
-    assert s.turn == "Ben" and rolls_left(s) == 1
+    s = m.state
+    assert s.turn == "Ann" and rolls_left(s) == 3 and ships(s) == {"Ann": 5, "Ben": 10}
+
+
+def test_an_empty_space_in_a_three_roll_turn_rolls_again() -> None:
+    # "he may roll the die three times in a row, which improves his chances of
+    # winning": an empty landing uses up a roll, not the turn (the contract's ruling).
+    m = unknown()
+    ann_four_red_with_gaps(m)
+    s = roll(m, "Ann", 1)  # 5 -> 6, empty
+    assert s.turn == "Ann" and pending(s) == "roll" and rolls_left(s) == 2
     assert m.describe_last() == (
-        "Ann rolls 1 (roll 1 of 3: four of a colour): ship 8 -> 9, space 9 is empty "
-        "(rod taken): turn passes to Ben"
+        "Ann rolls 1 (roll 1 of 3: four of a colour): ship 5 -> 6, space 6 is empty "
+        "(rod taken): Ann rolls again (roll 2 of 3)"
+    )
+    # What the phone shows: the engine's expected note, in the summary.
+    assert expected(s).note == "Ann rolls again (roll 2 of 3)"
+    assert m.summary()["expected"] == "Ann rolls again (roll 2 of 3)"
+    assert m.summary()["three_rolls"] is True
+    msg = error(m, {"type": "roll", "player": "Ben", "value": 2})
+    assert msg == "it is Ann's turn, not Ben's: Ann rolls again (roll 2 of 3)"
+    roll(m, "Ann", 5)  # 6 -> 11: a rod
+    assert "(roll 2 of 3)" in m.describe_last()
+    s = catch(m, "Ann", color="blue")
+    assert s.turn == "Ann" and rolls_left(s) == 1
+    roll(m, "Ann", 1)  # 11 -> 12, the third roll
+    s = catch(m, "Ann", color="blue")
+    assert s.turn == "Ben" and dict(s.totals)["Ann"] == 6
+
+
+def test_three_empty_landings_take_the_three_rolls() -> None:
+    m = unknown()
+    ann_four_red_with_gaps(m)
+    roll(m, "Ann", 1)  # 5 -> 6, empty
+    s = roll(m, "Ann", 2)  # 6 -> 8, empty
+    assert s.turn == "Ann" and expected(s).note == "Ann rolls again (roll 3 of 3)"
+    s = roll(m, "Ann", 1)  # 8 -> 9, empty: that was the last roll
+    assert s.turn == "Ben" and ships(s)["Ann"] == 9
+    assert m.describe_last() == (
+        "Ann rolls 1 (roll 3 of 3): ship 8 -> 9, space 9 is empty (rod taken): "
+        "turn passes to Ben"
     )
 
 
-def test_a_declined_super_joker_ends_a_three_roll_turn() -> None:
-    m = known()
+def test_a_failed_catch_after_an_empty_landing_ends_a_three_roll_turn() -> None:
+    # "his turn is now over": only a failed catch (or a win) ends the three rolls early.
+    m = unknown()
+    ann_four_red_with_gaps(m)
+    roll(m, "Ann", 1)  # 5 -> 6, empty
+    roll(m, "Ann", 4)  # 6 -> 10: the rod Ben failed to catch
+    s = catch(m, "Ann", success=False)
+    assert s.turn == "Ben" and rolls_left(s) == 1
+    assert m.describe_last() == (
+        "Ann's catch on space 10 fails (the poles repel): turn passes to Ben"
+    )
+
+
+def ann_four_red_ben_keeps_7(m: Match) -> None:
+    """Known layout: Ben keeps ball 7; Ann holds the reds on 10, 16, 22, 28 and stands on 28."""
     roll(m, "Ann", 3)
     catch(m, "Ann", success=False)  # Ann on 4
     roll(m, "Ben", 6)
@@ -621,15 +673,79 @@ def test_a_declined_super_joker_ends_a_three_roll_turn() -> None:
         roll(m, "Ann", 6)
         catch(m, "Ann")
         fail_turn(m)
+    assert m.state.turn == "Ann" and rolls_left(m.state) == 3
+
+
+def test_a_declined_super_joker_in_a_three_roll_turn_rolls_on() -> None:
+    m = known()
+    ann_four_red_ben_keeps_7(m)
     roll(m, "Ann", 3)  # 28 -> 1, ball 1: keep, roll again
     m.push({"type": "joker", "player": "Ann", "use": "keep"})
     s = roll(m, "Ann", 6)  # 1 -> 7: ball 7 is Ben's, super joker 7 on offer
     assert pending(s) == "super-joker" and rolls_left(s) == 1
+    exp = expected(s)
+    assert exp.player == "Ann" and exp.events == ("super-joker", "roll")
+    assert exp.note == (
+        "Ann may take any rod on the board with super joker 7 (super-joker), "
+        "or decline it and roll again (roll 3 of 3)"
+    )
+    # With a roll left the decline does not end the turn: Ben cannot act yet.
+    msg = error(m, {"type": "roll", "player": "Ben", "value": 1})
+    assert msg.startswith("it is Ann's turn, not Ben's: Ann rolls again (roll 3 of 3)")
+    assert "Ann has 1 roll left this turn" in msg and "Ann's roll, which declines it" in msg
+    msg = error(m, {"type": "use-joker", "player": "Ann", "joker": 1, "from": "Ben",
+                    "color": "red"})
+    assert "only allowed before the turn's first roll" in msg
+    s = roll(m, "Ann", 1)  # declines, and is Ann's third roll: 7 -> 8, white
+    assert s.turn == "Ann" and pending(s) == "catch" and rolls_left(s) == 0
+    assert m.describe_last() == (
+        "Ann declines super joker 7, rolls on; Ann rolls 1 (roll 3 of 3): ship 7 -> 8, "
+        "the white rod on space 8: catch next"
+    )
+    s = catch(m, "Ann")
+    assert s.turn == "Ben" and dict(s.totals)["Ann"] == 5
+
+
+def test_a_super_joker_on_the_third_roll_is_declined_by_the_next_player() -> None:
+    m = known()
+    ann_four_red_ben_keeps_7(m)
+    roll(m, "Ann", 3)  # 28 -> 1, ball 1: keep
+    m.push({"type": "joker", "player": "Ann", "use": "keep"})
+    roll(m, "Ann", 1)  # 1 -> 2, white
+    catch(m, "Ann")
+    s = roll(m, "Ann", 5)  # 2 -> 7, the third roll: super joker 7 on offer
+    assert pending(s) == "super-joker" and rolls_left(s) == 0
+    assert expected(s).events == ("super-joker",)
+    assert "declines it and ends the turn (Ben is next)" in expected(s).note
     msg = error(m, {"type": "roll", "player": "Ann", "value": 1})
     assert "it is Ben's turn, not Ann's" in msg and "ends Ann's turn" in msg
-    s = roll(m, "Ben", 1)  # declines: Ann's last roll is lost
-    assert s.turn == "Ben" and dict(s.totals)["Ann"] == 4
+    s = roll(m, "Ben", 1)  # declines: Ann's turn is over
+    assert s.turn == "Ben" and dict(s.totals)["Ann"] == 5
     assert m.describe_last().startswith("Ann declines super joker 7, turn ends; Ben rolls 1")
+
+
+def test_a_win_ends_a_three_roll_turn_at_once() -> None:
+    m = known()
+    give_ann_four_red(m)  # Ann on 22, the red on 28 six spaces on
+    roll(m, "Ann", 6)
+    s = catch(m, "Ann")
+    assert s.finished and s.winners == ("Ann",) and rolls_left(s) == 0
+    assert m.describe_last().endswith("five red: Ann wins")
+    error(m, {"type": "roll", "player": "Ann", "value": 1}, MatchOver)
+
+
+def test_legal_events_of_a_three_roll_offer_are_the_super_jokers_and_own_rolls() -> None:
+    m = known()
+    ann_four_red_ben_keeps_7(m)
+    roll(m, "Ann", 3)
+    m.push({"type": "joker", "player": "Ann", "use": "keep"})
+    roll(m, "Ann", 6)  # super joker 7 on offer, one roll left
+    legal = legal_events(m.state)
+    assert {"type": "super-joker", "player": "Ann", "space": 30} in legal
+    assert [e["value"] for e in legal if e["type"] == "roll"] == [1, 2, 3, 4, 5, 6]
+    assert all(e["player"] == "Ann" for e in legal)
+    for event in legal:  # every listed event is accepted
+        RULES.play(m.state, event)
 
 
 def test_reaching_four_during_a_turn_gives_no_extra_rolls_that_turn() -> None:

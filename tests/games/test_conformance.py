@@ -6,7 +6,8 @@ For every event of a random legal match:
 - ``turn`` is a seated player or ``None``; winners only once finished;
 - undo then redo gives the identical state;
 and at the end the match is finished, and replaying its log (through the
-file form) gives the identical state.
+file form) gives the identical state. Catch Mag playouts also have every turn
+checked against the three-roll rule (:func:`tests.playouts.catch_mag_turns`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from companion.games import GAME_IDS, rules_for
 from companion.games.match import Match
 from companion.tablelog import dump, replay_text
-from tests.playouts import random_match
+from tests.playouts import catch_mag_turns, random_match
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -34,6 +35,8 @@ def test_random_playouts_keep_every_invariant(game_id: str, seed: int) -> None:
     replayed = replay_text(dump(log))
     assert replayed.state == match.state
     assert replayed.summary() == match.summary()
+    if game_id == "catch-mag":
+        catch_mag_turns(log)  # one roll a turn, or three unless a failed catch or a win
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -65,3 +68,21 @@ def test_example_log_is_a_finished_match(game_id: str) -> None:
     match = replay_text(path.read_text(encoding="utf-8"))
     assert match.rules.id == game_id
     assert match.finished and match.summary()["winners"]
+
+
+def test_catch_mag_playouts_roll_on_after_empty_landings_and_declined_super_jokers() -> None:
+    # The contract: in a three-roll turn the player rolls again after an empty landing
+    # or a declined super joker (their own roll declines it), while rolls remain.
+    # The playouts must reach both, and every turn keeps the three-roll rule.
+    turns = [
+        turn
+        for seed in range(80)
+        for turn in catch_mag_turns(random_match("catch-mag", seed)[1])
+        if turn.three
+    ]
+    assert sum(t.empty_rolled_on for t in turns) >= 20
+    assert sum(t.declined_rolled_on for t in turns) >= 3
+    # ... and such turns go on to their third roll unless a failed catch or a win ends them.
+    rolled_on = [t for t in turns if t.empty_rolled_on or t.declined_rolled_on]
+    assert any(t.rolls == 3 and t.end == "over" for t in rolled_on)
+    assert any(t.end == "failed catch" for t in rolled_on)

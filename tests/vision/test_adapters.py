@@ -170,7 +170,7 @@ def test_harry_hands_shown_at_the_round_end_make_the_round_event(
     table = Table("cant-catch-harry", seed=9)
     for slot, card in zip((0, 1, 6, 7), ("fox", "fox", "fox", "everyone"), strict=True):
         table.put_at(slot, card)
-    for slot, card in zip((4, 5, 10), ("devil", "lamp", "mom"), strict=True):
+    for slot, card in zip((4, 5, 10, 11), ("devil", "lamp", "mom", "twin"), strict=True):
         table.put_at(slot, card)
     tracker = Tracker(zone_of=two_seats)
     detect = _memo(Recognizer(galleries["cant-catch-harry"]).detect)
@@ -180,7 +180,7 @@ def test_harry_hands_shown_at_the_round_end_make_the_round_event(
     events = adapter.round_shown(tracker.state, {"Ann": "harry", "Ben": "lamp"})
     assert events == [{"type": "round",
                        "hands": {"Ann": ["everyone", "fox", "fox", "fox"],
-                                 "Ben": ["devil", "lamp", "mom"]},
+                                 "Ben": ["devil", "lamp", "mom", "twin"]},
                        "moths": {"Ann": "harry", "Ben": "lamp"}}]
     # Ann: harry moth 3; Ben: lamp moth -1, a devil -1, a lamp card -1
     assert match.summary()["totals"] == {"Ann": 3, "Ben": -3}
