@@ -19,7 +19,7 @@ import serial
 
 from hardware.boardmap import BoardMap, load_board_map
 from hardware.protocol import V1_QUERY, WIRE_SEQ, Command, FrameDecoder, Heartbeat, Hello, encode
-from hardware.sources import SensorChange, SensorSource
+from hardware.sources import ScanSpeed, SensorChange, SensorSource
 from hardware.tracker import LEGACY_QUERY, BoardTracker
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,13 @@ class SerialBoard(SensorSource):
     def heartbeat(self) -> Heartbeat | None:
         """The board's last heartbeat: scans per second and slowest scan, measured on the board."""
         return self.tracker.heartbeat
+
+    @property
+    def scan_speed(self) -> ScanSpeed | None:
+        beat, hello = self.tracker.heartbeat, self.tracker.hello
+        if beat is None or hello is None:
+            return None
+        return ScanSpeed(beat.scans_per_s, beat.slowest_scan_us / 1e6, hello.scan_hz)
 
     def request_snapshot(self) -> None:
         """Ask the board for a snapshot now (``companion doctor`` uses it)."""
