@@ -93,7 +93,7 @@ def test_the_board_measures_its_own_scan_rate(wired: tuple[GpioBoard, MockCircui
         board.scan()
     speed = board.scan_speed
     assert speed is not None and speed.target_hz == 1000
-    assert 0 < speed.scans_per_s and 0 < speed.slowest_scan_s < 0.25
+    assert speed.scans_per_s > 0 and 0 < speed.slowest_scan_s < 0.25
     # scanning flat out: at least as many scans as the slowest one allows (half, for the loop)
     assert speed.scans_per_s >= 0.5 / speed.slowest_scan_s
 
