@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from hardware.boardmap import BoardMap
 from hardware.protocol import (
     MAX_SEQ,
-    Changes,
     FrameDecoder,
     Heartbeat,
     Hello,
