@@ -194,6 +194,13 @@ class Firmware:
                 if index >= 0:
                     mask |= self.mux_bits[m]  # an unwired channel is never read
             self.buf[MASKS + i] = mask
+        # views of the word array for the plain path (the viper code takes the whole array)
+        view = memoryview(self.buf)
+        self.raw = view[RAW:RAW + self.steps]
+        self.xors = view[XORS:XORS + self.steps]
+        self.masks = view[MASKS:MASKS + self.steps]
+        self.stable = view[STABLE:STABLE + self.steps]
+        self.pending = view[PENDING:PENDING + self.steps]
         self.buf[ADDR] = 0xD0000000
         self.buf[ADDR + 1] = TIMER_RAWL
         # every scan starts from the last step's channel (the select lines start at 0)
@@ -204,6 +211,7 @@ class Firmware:
         self.last_seq_high = 0
         now = ticks_us()
         self.last_heartbeat = now
+        self.scan_ended = now
         self.uptime_s = 0
         self.uptime_us = 0
         self.scans = 0
@@ -221,18 +229,26 @@ class Firmware:
             return tcfast.scan_steps(self.buf, self.steps, self.flip,  # type: ignore[union-attr]
                                      self.settle_us)
         regs = self.regs
-        buf = self.buf
+        xors, masks, raw = self.xors, self.masks, self.raw
+        stable, pending = self.stable, self.pending
         flip = self.flip
-        settle = self.settle_us
-        sleep_us = self.sleep_us
+        write_at, read_at = SIO_GPIO_OUT_XOR, SIO_GPIO_IN  # locals: a global costs a lookup
         changed = 0
-        for i in range(self.steps):
-            regs[SIO_GPIO_OUT_XOR] = buf[XORS + i]  # type: ignore[index]
-            if settle:
+        if self.settle_us:
+            settle, sleep_us = self.settle_us, self.sleep_us
+            for i in range(self.steps):
+                regs[write_at] = xors[i]  # type: ignore[index]
                 sleep_us(settle)  # type: ignore[misc]
-            bits = (regs[SIO_GPIO_IN] ^ flip) & buf[MASKS + i]  # type: ignore[index]
-            buf[i] = bits
-            if bits != buf[STABLE + i] or buf[PENDING + i]:
+                bits = (regs[read_at] ^ flip) & masks[i]  # type: ignore[index]
+                raw[i] = bits
+                if bits != stable[i] or pending[i]:
+                    changed |= 1 << i
+            return changed
+        for i in range(self.steps):
+            regs[write_at] = xors[i]  # type: ignore[index]
+            bits = (regs[read_at] ^ flip) & masks[i]  # type: ignore[index]
+            raw[i] = bits
+            if bits != stable[i] or pending[i]:
                 changed |= 1 << i
         return changed
 
@@ -257,7 +273,9 @@ class Firmware:
             if self.found_count:
                 changes = self._found_changes()
                 self.send_changes(changes)
-        took = (self.ticks_us() - began) & TICKS_MASK
+        ended = self.ticks_us()
+        self.scan_ended = ended
+        took = (ended - began) & TICKS_MASK
         if took > self.slowest_us:
             self.slowest_us = took
         self.scans += 1
@@ -349,9 +367,10 @@ class Firmware:
                 payload.append(1 if present else 0)
             self._send(67, payload)  # 'C'
 
-    def heartbeat_due(self) -> None:
+    def heartbeat_due(self, now: "int | None" = None) -> None:
         """Every 250 ms: the last sequence number sent, uptime, and this interval's speed."""
-        now = self.ticks_us()
+        if now is None:
+            now = self.ticks_us()
         elapsed = (now - self.last_heartbeat) & TICKS_MASK
         if elapsed < HEARTBEAT_US:
             return
@@ -379,7 +398,7 @@ class Firmware:
     def step(self) -> None:
         """One pass of the main loop: a scan, then a heartbeat when one is due."""
         self.scan()
-        self.heartbeat_due()
+        self.heartbeat_due(self.scan_ended)
 
 
 def open_board(cfg: "ModuleType", pin_class: "Callable[..., object]",
