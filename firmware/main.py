@@ -29,9 +29,12 @@ def run() -> None:
     inp = sys.stdin.buffer
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
+    # the register offsets are the RP2040's (an RP2350 has GPIO_OUT_XOR elsewhere): on any
+    # other chip the firmware reads and writes through the Pin objects instead
+    rp2040 = "RP2040" in sys.implementation._machine
     firmware = tcboard.open_board(boardcfg, Pin, out.write, time.ticks_ms, time.sleep_us,
-                                  mem32=mem32, ticks_us=time.ticks_us, boot_id=boot_id(),
-                                  native=True)
+                                  mem32=mem32 if rp2040 else None, ticks_us=time.ticks_us,
+                                  boot_id=boot_id(), native=rp2040)
     period_us = 1_000_000 // boardcfg.SCAN_HZ
     deadline = time.ticks_add(time.ticks_us(), period_us)
     while True:
