@@ -90,6 +90,22 @@ def test_lost_frames_are_noticed_and_made_good_by_a_snapshot(
     assert source.snapshot() == sim.present
 
 
+def test_a_lost_last_frame_is_noticed_by_the_next_heartbeat(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    statuses: list[LinkStatus] = []
+    source.subscribe_status(statuses.append)
+    sim.drop_frames(1)
+    start = time.monotonic()
+    sim.lift("U3")  # the last frame for a while, and it is lost: no later change reveals it
+    assert pairs(source, 1) == [("U3", False)]
+    # the heartbeat (every 250 ms of board time) names the lost frame: a snapshot request,
+    # not the 1 s of silence nor the next change
+    assert any("last frames were lost" in s.detail for s in statuses), statuses
+    assert time.monotonic() - start < 2.0
+    assert source.snapshot() == sim.present
+
+
 def test_a_frozen_board_is_reported_lost_then_found_again(
     sim: SimulatedBoard, source: SerialBoard,
 ) -> None:
@@ -162,6 +178,7 @@ def test_the_watch_tool_reports_the_link_and_the_setup() -> None:
     text = out.getvalue()
     assert "link: connected" in text
     assert "36 magnets seen; no differences from a new game's setup" in text
+    assert "times a second (target 1000), slowest scan" in text  # the sim's own figures
     assert text.rstrip().endswith("link: lost (closed)")
 
 
