@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/bench_decoder.py [--frames N]
 
 Prints bytes/s and frames/s for the pure FrameDecoder, for decoder + BoardTracker,
 and the same on a stream with 5% of frames damaged. For scale: a board at full
-tilt sends well under 2 kB/s (a heartbeat a second plus a change frame per move).
+tilt sends well under 2 kB/s (four heartbeats a second plus a change frame per move).
 """
 
 from __future__ import annotations
