@@ -112,6 +112,21 @@ def test_changes_shorter_than_the_debounce_never_leave_the_board(tmp_path: Path)
     assert sorted(frames[0].changes) == [(0, False), (40, True), (155, True)]
 
 
+def test_the_debounce_is_time_on_the_boards_clock_not_a_count_of_scans(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    moved = sorted(set(initial) ^ {12})
+    outputs = run_micropython([
+        {"boot": initial},
+        {"period_us": 250, "set": moved, "scans": 20},  # 20 fast scans: 4.75 ms, too short
+        {"set": initial, "scans": 1},
+        {"period_us": 5000, "set": moved, "scans": 1},  # slow scans: first seen here...
+        {"scans": 1},  # ...and 5 ms later: it counts
+    ], tmp_path)
+    assert outputs[1:4] == [b"", b"", b""]
+    frames = FrameDecoder(anchor=0).feed(outputs[4])
+    assert [f.changes for f in frames if isinstance(f, Changes)] == [((12, False),)]  # U13 lifted
+
+
 def test_host_requests_get_a_snapshot_and_garbled_ones_are_ignored(tmp_path: Path) -> None:
     initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
     snapshot_request = encode(HostCommand(3, "R")).decode()

@@ -4,7 +4,7 @@ The scenario (global SCENARIO, a JSON string) is a list of steps:
 {"set": [sensor indices that see a magnet], "scans": n} or {"host": "text"}.
 The first step may be {"boot": [indices]}. The result (global RESULT) is one
 hex string of the firmware's output per step, plus the boot output first.
-Time moves by one scan period (1 / SCAN_HZ) per scan. Two probes answer with
+Time moves by one scan period (1 / SCAN_HZ, or {"period_us": n}) per scan. Two probes answer with
 JSON text (hex-encoded) instead of output: {"registers": n} runs n scans and
 counts register reads and writes; {"locked": n} runs n scans with the heap
 locked (MicroPython only: any allocation raises MemoryError).
@@ -68,6 +68,8 @@ def run(scenario_json):
             fw.host_bytes(step["host"].encode())
         if "set" in step:
             circuit.present = set(step["set"])
+        if "period_us" in step:  # from now on, scans this far apart (a slower loop)
+            period_us = step["period_us"]
         if "registers" in step:
             regs = machine.mem32
             reads, writes = regs.reads, regs.writes
