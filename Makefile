@@ -44,7 +44,7 @@ boardcfg: $(STAMP)
 # Copy the firmware onto a Pico: make flash PORT=/dev/ttyACM0
 flash: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[board]'
-	$(BIN)/mpremote connect $(PORT) cp firmware/boardcfg.py firmware/tcboard.py firmware/main.py :
+	$(BIN)/mpremote connect $(PORT) cp firmware/boardcfg.py firmware/tcboard.py firmware/tcfast.py firmware/main.py :
 	$(BIN)/mpremote connect $(PORT) reset
 
 clean:

@@ -38,7 +38,7 @@ from hardware.boardmap import BoardMap, BoardMapError, load_board_map
 from hardware.connect import find_board_port, make_source, setup_problems
 from hardware.protocol import PROTOCOL_VERSION, Hello
 from hardware.simulated import FIRMWARE_DIR
-from hardware.sources import SensorChange, SensorSource
+from hardware.sources import ScanSpeed, SensorChange, SensorSource
 
 MIN_PYTHON = (3, 11)
 REQUIRED_MODULES: tuple[tuple[str, str], ...] = (
@@ -204,7 +204,7 @@ def shipped_firmware_version(path: Path = FIRMWARE_DIR / "tcboard.py") -> tuple[
     """The ``VERSION`` of the firmware this companion ships (what the Pico should run).
 
     >>> shipped_firmware_version()
-    (1, 0, 0)
+    (2, 0, 0)
     """
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -327,6 +327,8 @@ def _live_board_checks(context: DoctorContext, board: BoardMap, spec: str) -> It
                             f"flash the companion firmware again ({HARDWARE_DOC})")
         if not connected:
             return
+        yield check_scan_speed(_wait_for_speed(source, min(context.seconds, 1.0)),
+                               "the Pi" if spec == "gpio" else "the board")
         problems = setup_problems(board, source.snapshot())
         if problems:
             yield Check("board set-up", False,
@@ -372,6 +374,44 @@ def check_firmware(hello: Hello, board: BoardMap,
                  f"firmware {version}, protocol {hello.protocol}, board map "
                  f"{hello.map_hash.hex()}, {hello.scan_hz} Hz scan, {hello.debounce_ms} ms "
                  f"debounce{timing}")
+
+
+def _wait_for_speed(source: SensorSource, seconds: float) -> ScanSpeed | None:
+    """The scanner's own figures: the Pico's heartbeat comes every 250 ms."""
+    deadline = time.monotonic() + seconds
+    while source.scan_speed is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return source.scan_speed
+
+
+def check_scan_speed(speed: ScanSpeed | None, scanner: str = "the board") -> Check:
+    """The scan rate and slowest scan the scanner measured itself, against the map's target.
+
+    >>> print(check_scan_speed(ScanSpeed(1004, 0.00062, 1000)).line())
+    board scan speed: ok (1004 scans/s, target 1000; slowest scan 0.62 ms)
+    >>> print(check_scan_speed(ScanSpeed(164, 0.0062, 1000)).line())  # doctest: +ELLIPSIS
+    board scan speed: problem: the board scans 164 times a second, below the target of 1000 ...
+      fix: flash the Pico with this companion's firmware ...
+    """
+    if speed is None:
+        return Check("board scan speed", False, f"{scanner} has not reported its scan rate",
+                     f"flash the Pico with this companion's firmware ({HARDWARE_DOC}, "
+                     "'Flashing the Pico'): firmware 2 reports it in every heartbeat")
+    figures = (f"{speed.scans_per_s:.0f} scans/s, target {speed.target_hz}; slowest scan "
+               f"{speed.slowest_scan_s * 1000:.2f} ms")
+    if not speed.below_target:
+        return Check("board scan speed", True, figures)
+    if scanner == "the Pi":
+        fix = ("the Pi is too busy to scan the multiplexers itself: stop other programs, "
+               "or read the board through a Pico ([board] source = serial)")
+    else:
+        fix = (f"flash the Pico with this companion's firmware ({HARDWARE_DOC}, 'Flashing "
+               "the Pico'); if it stays slow, check that nothing else was copied onto it "
+               "(mpremote ls) and that it runs at 125 MHz")
+    return Check("board scan speed", False,
+                 f"{scanner} scans {speed.scans_per_s:.0f} times a second, below the target of "
+                 f"{speed.target_hz} (slowest scan {speed.slowest_scan_s * 1000:.2f} ms): "
+                 "a magnet is seen later than it should be", fix)
 
 
 def _interactive(context: DoctorContext, board: BoardMap, source: SensorSource) -> Iterator[Check]:

@@ -5,8 +5,8 @@ Regenerate with: python -m hardware.boardmap --firmware firmware/boardcfg.py
 
 MAP_HASH = b'\xa9\xa2a\xa8'
 SENSOR_COUNT = 156
-SCAN_HZ = 250
-DEBOUNCE_MS = 30
+SCAN_HZ = 1000
+DEBOUNCE_MS = 5
 SETTLE_US = 10
 MUX_COUNT = 11
 MUX_CHANNELS = 16

@@ -10,7 +10,7 @@ by a test to be current.
 156
 >>> board.sensor("S2.red.4").label
 'station 2, red row, slot 4'
->>> board.universe(7).role
+>>> board.sensor("U7").role
 'joker-space'
 >>> board.sensor("U31")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -127,9 +127,6 @@ class BoardMap:
     def ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sensors)
 
-    def universe(self, space: int) -> Sensor:
-        return self.sensor(f"U{space}")
-
     def super_joker(self, joker: int) -> Sensor:
         return next(s for s in self.sensors if s.role == "super-joker" and s.joker == joker)
 
@@ -149,12 +146,14 @@ class BoardMap:
 
     @property
     def debounce_scans(self) -> int:
-        """Scans a change must hold to be reported (at least 1).
+        """Scans at the map's rate that see a new level before it counts: the first one,
+        then every scan until ``debounce_ms`` have passed since it.
 
-        >>> load_board_map().debounce_scans
-        8
+        >>> board = load_board_map()
+        >>> board.debounce_ms, board.scan_hz, board.debounce_scans
+        (5, 1000, 6)
         """
-        return max(1, -(-self.debounce_ms * self.scan_hz // 1000))
+        return 1 + -(-self.debounce_ms * self.scan_hz // 1000)
 
     @cached_property
     def map_hash(self) -> bytes:

@@ -4,7 +4,9 @@ Four :class:`gpiozero.DigitalOutputDevice` select lines are shared by every
 74HC4067; each multiplexer's common output goes to one
 :class:`gpiozero.DigitalInputDevice` with the pull-up on (the Hall switches
 are open-drain, a magnet pulls the line low). A thread scans at the board
-map's rate and debounces exactly as the firmware does.
+map's rate and debounces exactly as the firmware does: in time, a new level
+must hold ``debounce_ms`` before it counts. It measures itself as the
+firmware does too (:attr:`GpioBoard.scan_speed`).
 
 Tests run it on gpiozero's ``MockFactory`` (see ``tests/hardware``).
 """
@@ -24,42 +26,53 @@ from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type
 from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 from hardware.boardmap import BoardMap, load_board_map
-from hardware.sources import SensorChange, SensorSource
+from hardware.sources import ScanSpeed, SensorChange, SensorSource
 
 log = logging.getLogger(__name__)
 
 
 class Debouncer:
-    """Per-sensor debouncing: a new level must hold ``scans`` consecutive scans to count.
+    """Per-sensor debouncing in time: a new level must hold ``hold`` seconds to count.
 
-    >>> d = Debouncer(3, initial=[False])
-    >>> [d.update([True]) for _ in range(3)]
-    [[], [], [(0, True)]]
-    >>> d.update([False]), d.update([True]), d.update([False]), d.update([False])
-    ([], [], [], [])
+    The first scan that sees it starts the clock; the first scan at least
+    ``hold`` later that still sees it reports the change. Going back restarts it.
+
+    >>> d = Debouncer(0.005, initial=[False])
+    >>> [d.update([True], now=t / 1000) for t in (0, 2, 4, 5)]
+    [[], [], [], [(0, True)]]
+    >>> d.update([False], 0.010), d.update([True], 0.012), d.update([False], 0.013)
+    ([], [], [])
+    >>> d.update([False], 0.0179), d.update([False], 0.018)
+    ([], [(0, False)])
     """
 
-    def __init__(self, scans: int, initial: list[bool]) -> None:
-        if scans < 1:
-            raise ValueError(f"debounce needs at least 1 scan, got {scans}")
-        self.scans = scans
+    def __init__(self, hold: float, initial: list[bool]) -> None:
+        if hold < 0:
+            raise ValueError(f"debounce time cannot be negative, got {hold}")
+        self.hold = hold
         self.stable = list(initial)
-        self._counts = [0] * len(initial)
+        self._since: list[float | None] = [None] * len(initial)
 
-    def update(self, raw: list[bool]) -> list[tuple[int, bool]]:
-        """Feed one scan's raw levels; return the (index, level) changes that finished."""
+    def update(self, raw: list[bool], now: float) -> list[tuple[int, bool]]:
+        """Feed one scan's raw levels at time ``now``; return the (index, level) changes."""
         changes = []
-        stable, counts = self.stable, self._counts
+        stable, since = self.stable, self._since
         for i, level in enumerate(raw):
             if level != stable[i]:
-                counts[i] += 1
-                if counts[i] >= self.scans:
+                started = since[i]
+                if started is None:
+                    started = since[i] = now
+                if now - started >= self.hold - 1e-9:  # float times: 5 ms is 5 ms
                     stable[i] = level
-                    counts[i] = 0
+                    since[i] = None
                     changes.append((i, level))
-            elif counts[i]:
-                counts[i] = 0
+            elif since[i] is not None:
+                since[i] = None
         return changes
+
+
+SPEED_INTERVAL_S = 0.25
+"""Like the firmware's heartbeat: the scan speed is measured over this interval."""
 
 
 class GpioBoard(SensorSource):
@@ -73,15 +86,21 @@ class GpioBoard(SensorSource):
         self.background = background
         """Scan in a thread of our own; ``False``: the caller calls :meth:`scan` itself."""
         self.scan_hz = scan_hz or self.board.scan_hz
-        debounce = self.board.debounce_ms if debounce_ms is None else debounce_ms
-        self.debounce_scans = max(1, -(-debounce * self.scan_hz // 1000))
+        self.debounce_ms = self.board.debounce_ms if debounce_ms is None else debounce_ms
+        self.debounce_scans = 1 + -(-self.debounce_ms * self.scan_hz // 1000)
+        """Scans at ``scan_hz`` that see a new level before it counts."""
         self.clock = clock
+        """Time for the debounce and for each change's ``at``."""
         self._select: list[DigitalOutputDevice] = []
         self._inputs: list[DigitalInputDevice] = []
         self._debouncer: Debouncer | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.scans = 0
+        self._speed: ScanSpeed | None = None
+        self._interval_start = 0.0
+        self._interval_scans = 0
+        self._slowest = 0.0
         # (channel, mux) -> sensor index, in the order a scan reads them
         self._order = sorted(range(len(self.board.sensors)),
                              key=lambda i: (self.board.sensors[i].channel,
@@ -101,7 +120,8 @@ class GpioBoard(SensorSource):
             self._set_status("lost", f"cannot claim the GPIO pins ({exc})")
             raise
         first = self.read_all()
-        self._debouncer = Debouncer(self.debounce_scans, first)
+        self._debouncer = Debouncer(self.debounce_ms / 1000, first)
+        self._interval_start = time.perf_counter()
         sensors = self.board.sensors
         self._set_present(frozenset(sensors[i].id for i, on in enumerate(first) if on))
         self._set_status("connected", "")
@@ -139,17 +159,31 @@ class GpioBoard(SensorSource):
             levels[index] = active if self.board.active_low else not active
         return levels
 
+    @property
+    def scan_speed(self) -> ScanSpeed | None:
+        return self._speed
+
     def scan(self) -> list[SensorChange]:
         """One debounced scan (the thread calls this; tests may call it directly)."""
         assert self._debouncer is not None, "open() the board first"
-        found = self._debouncer.update(self.read_all())
-        self.scans += 1
+        began = time.perf_counter()
         now = self.clock()
+        found = self._debouncer.update(self.read_all(), now)
+        self.scans += 1
+        self._measure(began, time.perf_counter())
         sensors = self.board.sensors
         changes = [SensorChange(sensors[i].id, present, now) for i, present in found]
         for change in changes:
             self._emit(change)
         return changes
+
+    def _measure(self, began: float, ended: float) -> None:
+        self._interval_scans += 1
+        self._slowest = max(self._slowest, ended - began)
+        elapsed = ended - self._interval_start
+        if elapsed >= SPEED_INTERVAL_S:
+            self._speed = ScanSpeed(self._interval_scans / elapsed, self._slowest, self.scan_hz)
+            self._interval_start, self._interval_scans, self._slowest = ended, 0, 0.0
 
     def _run(self) -> None:
         period = 1.0 / self.scan_hz

@@ -18,9 +18,9 @@ from collections.abc import Callable
 import serial
 
 from hardware.boardmap import BoardMap, load_board_map
-from hardware.protocol import Command, FrameDecoder, Hello, encode
-from hardware.sources import SensorChange, SensorSource
-from hardware.tracker import BoardTracker
+from hardware.protocol import V1_QUERY, WIRE_SEQ, Command, FrameDecoder, Heartbeat, Hello, encode
+from hardware.sources import ScanSpeed, SensorChange, SensorSource
+from hardware.tracker import LEGACY_QUERY, BoardTracker
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,18 @@ class SerialBoard(SensorSource):
         """The board's last hello: firmware version, map hash, scan rate, debounce."""
         return self.tracker.hello
 
+    @property
+    def heartbeat(self) -> Heartbeat | None:
+        """The board's last heartbeat: scans per second and slowest scan, measured on the board."""
+        return self.tracker.heartbeat
+
+    @property
+    def scan_speed(self) -> ScanSpeed | None:
+        beat, hello = self.tracker.heartbeat, self.tracker.hello
+        if beat is None or hello is None:
+            return None
+        return ScanSpeed(beat.scans_per_s, beat.slowest_scan_us / 1e6, hello.scan_hz)
+
     def request_snapshot(self) -> None:
         """Ask the board for a snapshot now (``companion doctor`` uses it)."""
         self._snapshot_wanted.set()
@@ -110,10 +122,13 @@ class SerialBoard(SensorSource):
             data = link.read(max(1, link.in_waiting))
             now = self.clock()
             errors = self.decoder.errors + self.decoder.discarded
+            legacy = self.decoder.legacy
             update = self.tracker.feed(self.decoder.feed(data), now)
             requests = update.requests
             if self.decoder.errors + self.decoder.discarded > errors:
                 requests += self.tracker.garbled(now)
+            if self.decoder.legacy > legacy:
+                requests += self.tracker.legacy_seen(now)
             requests += self.tracker.tick(now)
             if self._snapshot_wanted.is_set():
                 self._snapshot_wanted.clear()
@@ -126,8 +141,11 @@ class SerialBoard(SensorSource):
 
     def _send(self, link: serial.Serial, kinds: list[str]) -> None:
         for kind in dict.fromkeys(kinds):  # one of each kind per pass is enough
+            if kind == LEGACY_QUERY:
+                link.write(V1_QUERY)
+                continue
             link.write(encode(Command(self._command_seq, kind)))
-            self._command_seq = (self._command_seq + 1) & 0xFF
+            self._command_seq = (self._command_seq + 1) % WIRE_SEQ
 
     def _sync_status(self) -> None:
         tracker = self.tracker

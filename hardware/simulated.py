@@ -101,7 +101,8 @@ class SimulatedBoard:
         self.board = board or load_board_map()
         self.scan_hz = scan_hz or self.board.scan_hz
         debounce = self.board.debounce_ms if debounce_ms is None else debounce_ms
-        self.debounce_scans = max(1, -(-debounce * self.scan_hz // 1000))
+        self.debounce_ms = debounce
+        self.debounce_scans = 1 + -(-debounce * self.scan_hz // 1000)
         self._logic, self._cfg = load_firmware(self.board)
         self.circuit = VirtualCircuit(self.board, self._cfg)
         initial = self.board.initial_layout() if present is None else present
@@ -176,8 +177,9 @@ class SimulatedBoard:
             os.symlink(os.ttyname(slave), tmp)
             os.replace(tmp, link)
             self._firmware = self._logic.open_board(
-                self._cfg, self.circuit.pin_class(), self._write, self._ticks_ms)
-            self._firmware.debounce_scans = self.debounce_scans
+                self._cfg, self.circuit.pin_class(), self._write, self._ticks_ms,
+                ticks_us=self._ticks_us)
+            self._firmware.debounce_us = self.debounce_ms * 1000
 
     @property
     def plugged(self) -> bool:
@@ -279,7 +281,12 @@ class SimulatedBoard:
     # -- the scan thread ---------------------------------------------------------
 
     def _ticks_ms(self) -> int:
-        return int(time.monotonic() * 1000)
+        return self._ticks_us() // 1000
+
+    def _ticks_us(self) -> int:
+        # the firmware's clock is the scan count: a busy machine that stalls the scan thread
+        # stalls the board's time with it, so a wobble shorter than the debounce stays shorter
+        return (self.scans * 1_000_000 // self.scan_hz) & 0x3FFFFFFF
 
     def _write(self, data: bytes) -> None:
         if self._drop_next:

@@ -52,6 +52,29 @@ class LinkStatus:
     since: float = field(default_factory=time.monotonic)
 
 
+@dataclass(frozen=True)
+class ScanSpeed:
+    """How fast the scanner itself says it runs (the Pico's heartbeat, or the Pi's own count).
+
+    >>> ScanSpeed(998, 0.00071, 1000).below_target
+    False
+    >>> ScanSpeed(164, 0.0062, 1000).below_target
+    True
+    """
+
+    scans_per_s: float
+    """Full scans of every sensor in the last interval, per second."""
+    slowest_scan_s: float
+    """The longest single scan in that interval."""
+    target_hz: int
+    """The rate the board map asks for."""
+
+    @property
+    def below_target(self) -> bool:
+        """More than 2 % under the map's rate (a timer's rounding is not a problem)."""
+        return self.scans_per_s < 0.98 * self.target_hz
+
+
 _CLOSED = object()
 
 
@@ -102,6 +125,11 @@ class SensorSource(ABC):
     @property
     def link_status(self) -> LinkStatus:
         return self._status
+
+    @property
+    def scan_speed(self) -> ScanSpeed | None:
+        """The scanner's own measurement of its speed, once it has one (``None``: not known)."""
+        return None
 
     def subscribe(self, on_change: Callable[[SensorChange], None]) -> Callable[[], None]:
         """Call ``on_change`` (from the reader thread) for every change; returns an unsubscriber."""

@@ -1,25 +1,31 @@
 """What the Pi believes about the board, kept in step by frames: pure, no I/O, no threads.
 
-Change frames are hints; the snapshot is the truth. Sequence gaps, garbled
-bytes or a silent link make the tracker stop trusting changes, ask for a
-snapshot, and emit only the difference between the snapshot and what it
-believed, so nothing is lost and nothing is reported twice.
+Change frames are hints; the snapshot is the truth. Every frame carries a
+32-bit sequence number (see :mod:`hardware.protocol`); the tracker holds the
+newest one it has seen and drops any frame or snapshot that is not newer, so
+a replayed or late frame can never take the belief back in time. A sequence
+gap, garbled bytes, a heartbeat naming a frame that never came, or a silent
+link make the tracker stop trusting changes, ask for a snapshot, and emit
+only the difference between the snapshot and what it believed, so nothing
+is lost and nothing is reported twice.
 
 >>> from hardware.boardmap import load_board_map
->>> from hardware.protocol import Changes, Hello, Snapshot
+>>> from hardware.protocol import Changes, Heartbeat, Hello, Snapshot
 >>> t = BoardTracker(load_board_map())
 >>> t.link_opened(now=0.0)
 ['Q']
->>> t.feed([Hello(0, (1, 0, 0), t.board.map_hash, 156, 250, 30)], now=0.1).changes
+>>> t.feed([Hello(0, (2, 0, 0), t.board.map_hash, 156, 1000, 5)], now=0.1).changes
 []
 >>> t.feed([Snapshot(1, 156, frozenset({3}))], now=0.1).changes
 []
 >>> t.feed([Changes(2, ((3, False), (40, True)))], now=0.2).changes
 [(3, False), (40, True)]
->>> update = t.feed([Changes(5, ((41, True),))], now=0.3)   # frames 3-4 were lost
+>>> t.feed([Changes(2, ((3, False), (40, True)))], now=0.2).changes   # a replay: not newer
+[]
+>>> update = t.feed([Heartbeat(4, 1, 1000)], now=0.3)   # frames 3-4 were lost
 >>> update.changes, update.requests, t.state
 ([], ['R'], 'resyncing')
->>> t.feed([Snapshot(6, 156, frozenset({40, 41, 7}))], now=0.4).changes
+>>> t.feed([Snapshot(5, 156, frozenset({40, 41, 7}))], now=0.4).changes
 [(7, True), (41, True)]
 """
 
@@ -29,13 +35,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hardware.boardmap import BoardMap
-from hardware.protocol import Changes, Frame, Heartbeat, Hello, Snapshot
+from hardware.protocol import PROTOCOL_VERSION, Changes, Frame, Heartbeat, Hello, Snapshot
 from hardware.sources import LinkState
 
-SILENCE_LOST_S = 2.5
-"""No frame for this long (heartbeats come every second): the link is lost."""
+SILENCE_LOST_S = 1.0
+"""No frame for this long (heartbeats come every 250 ms): the link is lost."""
 SNAPSHOT_RETRY_S = 0.5
 """A requested snapshot that has not come by then is asked for again."""
+LEGACY_QUERY = "Q1"
+"""A request for the protocol-1 hello (``hardware.protocol.V1_QUERY``)."""
 
 
 @dataclass
@@ -53,19 +61,26 @@ class BoardTracker:
         self.board = board
         self.present: frozenset[int] | None = None
         """Indices believed present; ``None`` until the first snapshot ever."""
+        self.belief_seq: int | None = None
+        """The sequence number of the frame that made ``present`` what it is."""
         self.state: LinkState = "lost"
         self.detail = "not connected"
         self.hello: Hello | None = None
-        self._expected_seq: int | None = None
+        self.heartbeat: Heartbeat | None = None
+        """The board's last heartbeat: its own scan rate and slowest scan."""
+        self.stale = 0
+        """Frames dropped because they were not newer than what the tracker held."""
+        self._newest: int | None = None
         self._awaiting_since: float | None = None
         self._last_frame_at = 0.0
         self._mismatch = False
+        self._legacy_asked_at: float | None = None
 
     # -- link events -----------------------------------------------------------
 
     def link_opened(self, now: float) -> list[str]:
         """The port opened (first time or after a replug): ask who is there."""
-        self._expected_seq = None
+        self._newest = None
         self.hello = None
         self._awaiting_since = now
         self._last_frame_at = now
@@ -73,7 +88,7 @@ class BoardTracker:
         return ["Q"]
 
     def link_closed(self, detail: str) -> None:
-        self._expected_seq = None
+        self._newest = None
         self._awaiting_since = None
         self._set("lost", detail)
 
@@ -97,33 +112,62 @@ class BoardTracker:
             return []
         return self._resync(now, "garbled bytes on the serial line")
 
+    def legacy_seen(self, now: float) -> list[str]:
+        """Protocol-1 frames on the line: ask that board for its (protocol-1) hello."""
+        if self.hello is not None and self.hello.protocol == PROTOCOL_VERSION:
+            return []
+        if self._legacy_asked_at is not None and now - self._legacy_asked_at < SNAPSHOT_RETRY_S:
+            return []
+        self._legacy_asked_at = now
+        self._last_frame_at = now
+        return [LEGACY_QUERY]
+
     # -- frames ----------------------------------------------------------------
 
     def feed(self, frames: Iterable[Frame], now: float) -> Update:
         update = Update()
         for frame in frames:
-            self._last_frame_at = now
             if isinstance(frame, Hello):
-                self._on_hello(frame, now, update)
+                self._on_hello(frame, now)
                 continue
-            if self._mismatch or self.hello is None:
+            if self._mismatch or self.hello is None or self._newest is None:
                 continue  # not known to be our board (yet): a matching hello must come first
-            gap = self._expected_seq is not None and frame.seq != self._expected_seq
-            self._expected_seq = (frame.seq + 1) & 0xFF
+            if isinstance(frame, Heartbeat):
+                self._on_heartbeat(frame, now, update)
+                continue
+            if not isinstance(frame, Snapshot | Changes):
+                continue
+            if frame.seq <= self._newest:
+                self.stale += 1  # a replay, a late or reordered frame: we hold newer
+                continue
+            self._last_frame_at = now
+            gap = frame.seq != self._newest + 1
+            self._newest = frame.seq
             if isinstance(frame, Snapshot):
                 self._on_snapshot(frame, update)
             elif gap:
                 if self._awaiting_since is None:
                     update.requests += self._resync(now, "frames were lost on the serial line")
-            elif isinstance(frame, Changes) and self._awaiting_since is None:
+            elif self._awaiting_since is None:
                 self._on_changes(frame, update)
-            elif isinstance(frame, Heartbeat) and self.state == "lost" and self.present is not None:
-                update.requests += self._resync(now, "the board is talking again")
         return update
 
-    def _on_hello(self, hello: Hello, now: float, update: Update) -> None:
+    def _on_hello(self, hello: Hello, now: float) -> None:
+        if hello.protocol != PROTOCOL_VERSION:
+            self.hello = hello
+            self._mismatch = True
+            self._awaiting_since = None
+            self._set("lost", f"the board's firmware speaks protocol {hello.protocol}; this "
+                              f"companion speaks protocol {PROTOCOL_VERSION}: flash the Pico "
+                              "again (docs/hardware.md)")
+            return
+        same_boot = self.hello is not None and hello.boot_id == self.hello.boot_id
+        if same_boot and self._newest is not None and hello.seq <= self._newest:
+            self.stale += 1
+            return
+        self._last_frame_at = now
         self.hello = hello
-        self._expected_seq = (hello.seq + 1) & 0xFF
+        self._newest = hello.seq
         expected = self.board.map_hash
         if hello.map_hash != expected or hello.sensor_count != len(self.board.sensors):
             self._mismatch = True
@@ -138,11 +182,28 @@ class BoardTracker:
             self._awaiting_since = now
         self._set("resyncing", "waiting for the board's snapshot")
 
+    def _on_heartbeat(self, beat: Heartbeat, now: float, update: Update) -> None:
+        assert self._newest is not None
+        if beat.seq < self._newest:
+            self.stale += 1
+            return
+        self._last_frame_at = now
+        self.heartbeat = beat
+        if beat.seq > self._newest:  # the board sent frames we never got
+            self._newest = beat.seq
+            if self._awaiting_since is None:
+                update.requests += self._resync(now, "the last frames were lost on the "
+                                                     "serial line")
+        elif self.state == "lost" and self.present is not None \
+                and self._awaiting_since is None:
+            update.requests += self._resync(now, "the board is talking again")
+
     def _on_snapshot(self, snapshot: Snapshot, update: Update) -> None:
         if snapshot.sensor_count != len(self.board.sensors):
             return
         before = self.present
         self.present = snapshot.present
+        self.belief_seq = snapshot.seq
         self._awaiting_since = None
         self._set("connected", "")
         if before is None:
@@ -162,6 +223,7 @@ class BoardTracker:
                 present.discard(index)
             update.changes.append((index, is_present))
         self.present = frozenset(present)
+        self.belief_seq = frame.seq
 
     def _resync(self, now: float, why: str) -> list[str]:
         self._awaiting_since = now

@@ -1,7 +1,8 @@
 """``python -m hardware.watch [SPEC]``: test the board sensor by sensor, before the doctor.
 
-Prints the link status, what differs from a board set up for a new game, then
-every sensor change with where it is on the board. Wave a magnet over each
+Prints the link status, what differs from a board set up for a new game, how
+fast the board scans (its own figures), then every sensor change with where it
+is on the board. Wave a magnet over each
 recess in turn and check that the right name appears. SPEC is ``auto``
 (default), ``sim``, ``gpio`` or a serial port path.
 """
@@ -39,6 +40,14 @@ def watch(spec: str, seconds: float | None, out: TextIO) -> int:
                   file=out, flush=True)
             for line in problems:
                 print(f"  - {line}", file=out, flush=True)
+            seen = time.monotonic() + 0.6  # the Pico's heartbeat comes every 250 ms
+            while source.scan_speed is None and time.monotonic() < seen:
+                time.sleep(0.02)
+            speed = source.scan_speed
+            if speed is not None:
+                print(f"scanning {speed.scans_per_s:.0f} times a second (target "
+                      f"{speed.target_hz}{', TOO SLOW' if speed.below_target else ''}), "
+                      f"slowest scan {speed.slowest_scan_s * 1000:.2f} ms", file=out, flush=True)
         end = None if seconds is None else time.monotonic() + seconds
         try:
             while end is None or time.monotonic() < end:

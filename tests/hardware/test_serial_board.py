@@ -90,6 +90,22 @@ def test_lost_frames_are_noticed_and_made_good_by_a_snapshot(
     assert source.snapshot() == sim.present
 
 
+def test_a_lost_last_frame_is_noticed_by_the_next_heartbeat(
+    sim: SimulatedBoard, source: SerialBoard,
+) -> None:
+    statuses: list[LinkStatus] = []
+    source.subscribe_status(statuses.append)
+    sim.drop_frames(1)
+    start = time.monotonic()
+    sim.lift("U3")  # the last frame for a while, and it is lost: no later change reveals it
+    assert pairs(source, 1) == [("U3", False)]
+    # the heartbeat (every 250 ms of board time) names the lost frame: a snapshot request,
+    # not the 1 s of silence nor the next change
+    assert any("last frames were lost" in s.detail for s in statuses), statuses
+    assert time.monotonic() - start < 2.0
+    assert source.snapshot() == sim.present
+
+
 def test_a_frozen_board_is_reported_lost_then_found_again(
     sim: SimulatedBoard, source: SerialBoard,
 ) -> None:
@@ -162,6 +178,7 @@ def test_the_watch_tool_reports_the_link_and_the_setup() -> None:
     text = out.getvalue()
     assert "link: connected" in text
     assert "36 magnets seen; no differences from a new game's setup" in text
+    assert "times a second (target 1000), slowest scan" in text  # the sim's own figures
     assert text.rstrip().endswith("link: lost (closed)")
 
 
@@ -198,3 +215,67 @@ def test_hands_wait_for_the_scans_when_the_board_scans_slowly(
     sim.lift("U17")
     sim.settle()
     assert pairs(source, 4) == [("REST", False), ("REST", True), ("U16", False), ("U17", False)]
+
+
+class ProtocolOneBoard:
+    """A Pico still running firmware 1, on a real pty: heartbeats once a second (here: every
+    50 ms), and a hello plus snapshot only when asked with a protocol-1 ``Q``."""
+
+    HELLO = b"H0001010000a9a261a89c00fa1ea4\n"  # docs/protocol.md
+    BEAT = b"K050000002a00faf7\n"
+
+    def __init__(self, link_dir: Path) -> None:
+        import os
+        import threading
+        import tty
+
+        self._os = os
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.slave = slave
+        self.port = str(link_dir / "usb-MicroPython_old-if00")
+        os.symlink(os.ttyname(slave), self.port)
+        self.queries = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import select
+
+        heard = b""
+        while not self._stop.is_set():
+            self._os.write(self.master, self.BEAT)
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                heard += self._os.read(self.master, 256)
+                if b"Q0019\n" in heard:  # only a protocol-1 query is understood
+                    heard = b""
+                    self.queries += 1
+                    self._os.write(self.master, self.HELLO)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self._os.close(self.master)
+        self._os.close(self.slave)
+
+
+def test_a_pico_with_protocol_1_firmware_is_named_and_refused(tmp_path: Path) -> None:
+    from companion.doctor import check_firmware
+
+    old = ProtocolOneBoard(tmp_path)
+    try:
+        with SerialBoard(old.port, BOARD, retry_interval=0.05) as source:
+            assert wait_for(lambda: "protocol 1" in source.link_status.detail, 5), \
+                source.link_status
+            assert source.link_status.state == "lost"
+            assert "flash the Pico again" in source.link_status.detail
+            assert source.snapshot() == frozenset()  # nothing it says is believed
+            hello = source.firmware
+            assert hello is not None and hello.protocol == 1
+            check = check_firmware(hello, BOARD)
+            assert not check.ok and "protocol 1" in check.detail
+    finally:
+        old.close()
+    assert old.queries >= 1

@@ -1,4 +1,5 @@
-"""The Pi's belief about the board: gaps, garbage, silence, wrong firmware, and a fuzzed link."""
+"""The Pi's belief about the board: gaps, garbage, silence, replays, wrong firmware or protocol,
+and a fuzzed link."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ N = len(BOARD.sensors)
 INITIAL = frozenset(BOARD.sensor(s).index for s in BOARD.initial_layout())
 
 
-def hello(seq: int = 0, map_hash: bytes = BOARD.map_hash) -> Hello:
-    return Hello(seq, (1, 0, 0), map_hash, N, 250, 30)
+def hello(seq: int = 0, map_hash: bytes = BOARD.map_hash, boot_id: int = 1) -> Hello:
+    return Hello(seq, (2, 0, 0), map_hash, N, 1000, 5, boot_id=boot_id)
 
 
 def synced(present: frozenset[int] = INITIAL) -> BoardTracker:
@@ -54,9 +55,51 @@ def test_garbled_bytes_ask_for_a_snapshot_once() -> None:
     assert tracker.tick(now=0.1 + SNAPSHOT_RETRY_S + 0.01) == ["R"]  # not answered: again
 
 
+def test_a_replayed_snapshot_or_change_never_takes_the_belief_back() -> None:
+    tracker = synced()
+    assert tracker.feed([Changes(2, ((35, False),))], now=0.1).changes == [(35, False)]
+    # the boot snapshot (35 present) and the change again, much later: both older than held
+    update = tracker.feed([Snapshot(1, N, INITIAL), Changes(2, ((35, False),))], now=0.2)
+    assert (update.changes, update.requests) == ([], [])
+    assert tracker.stale == 2 and 35 not in (tracker.present or ())
+    assert tracker.state == "connected"
+
+
+def test_a_heartbeat_naming_a_frame_never_received_resyncs_at_once() -> None:
+    tracker = synced()
+    assert tracker.feed([Heartbeat(1, 1, 1000)], now=0.25).requests == []  # in step
+    # the change frame 2 was lost; the next heartbeat names it
+    update = tracker.feed([Heartbeat(2, 1, 1000)], now=0.5)
+    assert (update.requests, tracker.state) == (["R"], "resyncing")
+    update = tracker.feed([Snapshot(3, N, INITIAL - {35})], now=0.52)
+    assert update.changes == [(35, False)] and tracker.state == "connected"
+
+
+def test_a_replayed_hello_is_dropped_and_a_new_boot_starts_afresh() -> None:
+    tracker = synced()
+    tracker.feed([Changes(2, ((35, False),))], now=0.1)
+    tracker.feed([hello(0), Snapshot(1, N, INITIAL)], now=0.2)  # same boot, old: replays
+    assert tracker.state == "connected" and tracker.stale == 2
+    tracker.feed([hello(0, boot_id=2)], now=0.3)  # the board restarted
+    assert tracker.state == "resyncing"
+    update = tracker.feed([Snapshot(1, N, INITIAL - {35, 4})], now=0.31)
+    assert update.changes == [(4, False)] and tracker.state == "connected"
+
+
+def test_a_protocol_1_board_is_refused_with_the_reason() -> None:
+    tracker = BoardTracker(BOARD)
+    tracker.link_opened(now=0.0)
+    assert tracker.legacy_seen(now=0.1) == ["Q1"]  # its heartbeats: ask for its hello
+    assert tracker.legacy_seen(now=0.2) == []  # not again at once
+    old = Hello(0, (1, 0, 0), BOARD.map_hash, N, 250, 30, protocol=1)
+    tracker.feed([old, Snapshot(1, N, frozenset({1}))], now=0.3)
+    assert tracker.state == "lost" and tracker.present is None
+    assert "speaks protocol 1" in tracker.detail and "flash the Pico again" in tracker.detail
+
+
 def test_a_silent_board_is_reported_lost_and_queried() -> None:
     tracker = synced()
-    tracker.feed([Heartbeat(2, 1, 250)], now=1.0)
+    tracker.feed([Heartbeat(1, 1, 250)], now=1.0)
     assert tracker.tick(now=1.0 + SILENCE_LOST_S - 0.1) == []
     assert tracker.tick(now=1.0 + SILENCE_LOST_S + 0.1) == ["Q"]
     assert tracker.state == "lost"
@@ -112,7 +155,7 @@ def test_a_damaged_link_never_invents_a_change_and_the_next_snapshot_restores_th
             truth ^= {index}
             changes.append((index, now_present))
             happened.add((index, now_present))
-        frames.append(encode(Changes(seq & 0xFF, tuple(changes))))
+        frames.append(encode(Changes(seq, tuple(changes))))
         seq += 1
     wire = [frames[0], frames[1]]
     for frame, what in zip(frames[2:], damage, strict=True):
@@ -139,7 +182,7 @@ def test_a_damaged_link_never_invents_a_change_and_the_next_snapshot_restores_th
             assert (index, present) in happened, "a change that never happened"
             belief ^= {index}
     # the firmware answers the resync request with a snapshot of the truth
-    final = tracker.feed(decoder.feed(b"\n" + encode(Snapshot(seq & 0xFF, N, frozenset(truth)))),
+    final = tracker.feed(decoder.feed(b"\n" + encode(Snapshot(seq, N, frozenset(truth)))),
                          now=1.0)
     for index, present in final.changes:
         assert (index, present) in happened

@@ -63,9 +63,10 @@ def test_a_ready_table_with_the_simulated_board_is_all_ok(config: Path) -> None:
     code, text = doctor_says(["--config", str(config), "--board", "sim", "--seconds", "5"])
     assert code == 0, text
     for name in ("python", "packages", "configuration", "data folder", "port", "board map",
-                 "board link", "board firmware", "board set-up"):
+                 "board link", "board firmware", "board scan speed", "board set-up"):
         assert result(text, name).startswith(f"{name}: ok"), text
-    assert "firmware 1.0.0" in result(text, "board firmware")
+    assert "firmware 2.0.0, protocol 2" in result(text, "board firmware")
+    assert "scans/s, target 1000; slowest scan" in result(text, "board scan speed")
     assert text.rstrip().endswith("all checks ok")
 
 
@@ -191,6 +192,7 @@ def test_gpio_access(config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         factory.reset()
     assert result(text, "gpio") == "gpio: ok (pin factory MockFactory)"
     assert result(text, "board link").startswith("board link: ok")
+    assert "scan" in result(text, "board scan speed")  # the Pi's own figures, ok or not
     # Bare mock pins see no magnets at all: every set-up recess is reported empty.
     assert result(text, "board set-up").startswith("board set-up: problem: 36 recess(es)")
 

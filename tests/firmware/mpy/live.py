@@ -9,8 +9,9 @@ import binascii
 import json
 
 import boardcfg
+import machine
 import tcboard
-from harness import Circuit
+from harness import Circuit, install
 from machine import Pin
 
 
@@ -18,17 +19,21 @@ class Live:
     def __init__(self, present):
         self.circuit = Circuit(boardcfg)
         self.circuit.present = set(present)
-        Pin.wiring = self.circuit.level
+        install(self.circuit)
         self.out = []
-        self.clock = 0
+        self.clock_us = 0
         self.restore = []  # (scan number, sensor index) to put back
-        self.fw = tcboard.open_board(boardcfg, Pin, self.out.append, self.ticks)
+        self.fw = tcboard.open_board(boardcfg, Pin, self.out.append, self.ticks_ms,
+                                     mem32=machine.mem32, ticks_us=self.ticks_us, boot_id=0x2b3d)
 
-    def ticks(self):
-        return self.clock
+    def ticks_ms(self):
+        return self.clock_us // 1000
 
-    def step(self, elapsed_ms):
-        self.clock += elapsed_ms
+    def ticks_us(self):
+        return self.clock_us & 0x3FFFFFFF
+
+    def step(self, elapsed_us):
+        self.clock_us += elapsed_us
         for item in [r for r in self.restore if r[0] <= self.fw.scans]:
             self.circuit.present.add(item[1])
             self.restore.remove(item)
