@@ -9,6 +9,7 @@ status over with :meth:`TableService.call_from_thread`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from companion.service.store import EventStore, JournalRecord
 
 JSON = dict[str, Any]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 LINK_STATES = ("connected", "connecting", "resyncing", "lost", "disconnected", "absent")
 """Link states a board or camera may report; the dashboard shows a banner unless ``connected``.
@@ -43,7 +45,9 @@ def available_games() -> list[JSON]:
     for game_id in GAME_IDS:
         try:
             rules = rules_for(game_id)
-        except Exception:  # an engine not landed yet (or broken) is simply not offered
+        except Exception as exc:  # a broken engine is not offered, and says why in the log
+            log.error("the rules engine for %s could not be loaded, so it is not offered: "
+                      "%s: %s", game_id, type(exc).__name__, exc)
             continue
         games.append({
             "id": rules.id,
@@ -71,6 +75,8 @@ class TableService:
         self.status: dict[str, JSON] = {}
         self.games = available_games()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.after_match: Callable[[], None] | None = None
+        """Called when an event ends a match (the service takes a backup then)."""
 
     def now(self) -> str:
         return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="milliseconds")
@@ -135,6 +141,8 @@ class TableService:
         record = self._commit("event", {"match": target.id, "event": event}, actor)
         entry = target.entries[-1]
         self._publish([record], target.id, entry=entry.to_json())
+        if self.after_match is not None and target.match is not None and target.match.finished:
+            self.after_match()
         return self._result(record, target.id, entry)
 
     def undo(self, actor: str, match_id: int | None = None) -> JSON:
@@ -173,7 +181,7 @@ class TableService:
 
     def import_log(self, text: str, actor: str) -> JSON:
         """A new match from a table log; refused whole (naming the line) if any line is bad."""
-        setup, events = check_log(text)
+        setup, events, ignored = check_log(text)
         at = self.now()
         first = self.store.append("match", {"setup": setup, "imported": True},
                                   actor=actor, at=at)
@@ -187,7 +195,10 @@ class TableService:
                 self.session.apply(record)
             records += rest
         self._publish(records, first.seq)
-        return self.session.matches[first.seq].view()
+        view = self.session.matches[first.seq].view()
+        if ignored:
+            view["ignored"] = ignored[:50]
+        return view
 
     def note_pin_change(self, actor: str) -> None:
         record = self._commit("pin", {}, actor)
