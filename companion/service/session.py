@@ -214,7 +214,7 @@ def parse_log(text: str) -> list[JSON]:
     >>> parse_log('{"type": "setup"}\\nnot json')
     Traceback (most recent call last):
     ...
-    companion.games.errors.MalformedEvent: line 2: not valid JSON (Expecting value ...); expected one JSON object
+    companion.games.errors.MalformedEvent: line 2: not valid JSON (Expecting value ...); ...
     """
     events: list[JSON] = []
     for number, line in enumerate(text.splitlines(), start=1):
