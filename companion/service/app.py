@@ -34,6 +34,7 @@ from companion.service.auth import (
 )
 from companion.service.backup import BackupSchedule
 from companion.service.guard import (
+    BodyLimit,
     HostCheck,
     HostNames,
     StaticWithCache,
@@ -54,6 +55,7 @@ MAX_BODY_BYTES = 64_000
 """A request body's bound (an event is well under 2 kB), checked while it is read."""
 MAX_IMPORT_BYTES = 2_000_000
 """A table log's bound (a long match is well under 200 kB)."""
+IMPORT_PATH = "/api/matches/import"
 PING_SECONDS = 15.0
 
 WEB_DIR = Path(str(resources.files("companion") / "web"))
@@ -235,10 +237,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 404:
             detail = f"nothing at {request.url.path}; the API is described at /docs"
-        elif exc.status_code == 413:
-            limit = request.scope.get("starlette.max_body_size", MAX_BODY_BYTES)
-            detail = (f"the request body is too large: at most {limit} bytes are accepted "
-                      "here (one table event is well under 2,000)")
+
         return _problem(exc.status_code, detail, headers=getattr(exc, "headers", None))
 
 
@@ -310,9 +309,6 @@ def create_app(
         summary="The live table: matches, events, undo, corrections and the phone dashboard.",
         version="0.1.0",
         lifespan=lifespan,
-        # Counted while the body streams in, chunked or not, before any handler or
-        # dependency (the PIN check included) runs: Starlette's RequestBodyLimitMiddleware.
-        max_body_size=MAX_BODY_BYTES,
     )
     # Every JSON body is read by the one strict parser (no NaN, bounded depth).
     app.router.route_class = StrictJSONRoute
@@ -321,6 +317,9 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
     host_names = HostNames(settings.allowed_hosts)
     app.add_middleware(HostCheck, names=host_names)
+    # Outermost: a flood is cut off before anything else looks at the request.
+    app.add_middleware(BodyLimit, default=MAX_BODY_BYTES,
+                       per_path={IMPORT_PATH: MAX_IMPORT_BYTES})
 
     _add_api_routes(app)
     _add_page_routes(app)
@@ -490,8 +489,7 @@ def _add_api_routes(app: FastAPI) -> None:
             headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'},
         )
 
-    @app.post("/api/matches/import", tags=["matches"], status_code=201,
-              max_body_size=MAX_IMPORT_BYTES)
+    @app.post(IMPORT_PATH, tags=["matches"], status_code=201)
     async def import_log(request: Request, table: TableDep, actor: PlayerDep) -> JSON:
         """Import a table log (the request body, JSON Lines) as a new match.
         Refused whole, naming the line, if any line is malformed or illegal."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 from fastapi import Request, Response
@@ -23,7 +23,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from companion import strictjson
 from companion.service.settings import Settings
@@ -34,6 +34,53 @@ was updated serves its new files within the hour; the page itself is never cache
 
 MDNS_NAME = "table-companion.local"
 """The name the table announces on mDNS (companion.service.join)."""
+
+
+class BodyTooLarge(HTTPException):
+    """A request body over its limit (an HTTPException, so FastAPI's body reading lets it
+    through to the plain-message handler instead of calling it a parse error)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is too large: at most {limit} bytes are "
+                              "accepted here (one table event is well under 2,000)")
+
+
+class BodyLimit:
+    """ASGI middleware: a body's bytes are counted while they stream in, chunked or not,
+    so a body over its limit is refused after ``limit`` bytes, before any handler or
+    dependency (the PIN check included) has seen it. A declared ``Content-Length`` over
+    the limit is refused before a byte is read.
+
+    Starlette's own RequestBodyLimitMiddleware does the counting too, but answers a
+    bare "Content Too Large" in place of any handler's answer; this one says the limit.
+    """
+
+    def __init__(self, app: ASGIApp, default: int, per_path: Mapping[str, int]) -> None:
+        self.app = app
+        self.default = default
+        self.per_path = dict(per_path)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.per_path.get(scope["path"], self.default)
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await JSONResponse({"detail": BodyTooLarge(limit).detail}, 413)(scope, receive, send)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        await self.app(scope, counted, send)
 
 
 class StrictJSONRequest(Request):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion import strictjson
 from companion.games.errors import MalformedEvent
 
 JSON = dict[str, Any]
@@ -110,7 +111,12 @@ def known_fields(event: JSON, game: object) -> tuple[JSON, list[str]]:
     """The event without the fields its type does not have (and without a bad ``note``),
     and the names left out: how an imported log or an older journal is read."""
     fields = allowed(event, game)
-    if fields is None:
+    if fields is None:  # an unknown game or type: kept if a phone can be sent it
+        try:
+            strictjson.loads(strictjson.dumps(event))
+        except (ValueError, RecursionError):
+            kind = event.get("type")
+            return ({"type": kind} if isinstance(kind, str) else {}), ["unreadable"]
         return event, []
     kept = {k: v for k, v in event.items() if k in fields}
     dropped = [k for k in event if k not in fields]

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from companion.games import GAME_IDS, rules_for
 from companion.service.live import Hub, sse_frame
 from companion.service.queries import catalog
+from companion.service.schema import known_fields
 from companion.service.session import (
     Conflict,
     Entry,
@@ -270,4 +271,20 @@ class TableService:
 
     def history(self, limit: int = 200, before: int | None = None) -> list[JSON]:
         """The journal, newest first: who changed what and when."""
-        return [r.to_json() for r in self.store.latest(limit, before)]
+        return [self._readable(r) for r in self.store.latest(limit, before)]
+
+    def _readable(self, record: JournalRecord) -> JSON:
+        """A journal record with only the fields its events' schema has: a journal written
+        before events had one may hold fields no phone can be sent (300 deep, NaN)."""
+        out = record.to_json()
+        body = dict(record.body)
+        if record.kind == "match" and isinstance(body.get("setup"), dict):
+            body["setup"] = known_fields(body["setup"], body["setup"].get("game"))[0]
+        else:
+            match = self.session.matches.get(body.get("match"))  # type: ignore[arg-type]
+            game = match.setup.get("game") if match is not None else None
+            for key in ("event", "before"):
+                if isinstance(body.get(key), dict):
+                    body[key] = known_fields(body[key], game)[0]
+        out["body"] = body
+        return out
