@@ -21,7 +21,7 @@ from companion.service.backup import hold_data_dir
 from companion.service.join import lan_address, qr_terminal, table_url
 from companion.service.server import TableServer
 from companion.service.settings import Settings
-from companion.service.store import EventStore
+from companion.service.store import EventStore, check_data_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +101,7 @@ def main(argv: list[str]) -> int:
         attachments = build_attachments(
             config, demo=args.demo, speed=args.speed, game=args.game
         )
+        check_data_dir(settings.data_dir)  # read-only or full: one plain line
         held.enter_context(hold_data_dir(settings.data_dir))
         # Check the history and settle the PIN now, so a damaged file stops the start
         # in one line and the PIN is printed before the first phone arrives.

@@ -282,3 +282,20 @@ def test_the_live_stream_is_never_gzipped(live_server: RunningServer) -> None:
             head += sock.recv(4096)
     assert b"text/event-stream" in head
     assert b"content-encoding" not in head.lower()
+
+
+def test_a_broken_engine_is_not_offered_and_says_why_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import companion.service.table as table_module
+
+    def broken(game_id: object) -> object:
+        if game_id == "collector":
+            raise ZeroDivisionError("division by zero in the scoring table")
+        return rules_for(game_id)
+
+    monkeypatch.setattr(table_module, "rules_for", broken)
+    with caplog.at_level("ERROR", logger="companion.service.table"):
+        games = [g["id"] for g in table_module.available_games()]
+    assert "collector" not in games and "catch-mag" in games
+    assert "collector" in caplog.text and "ZeroDivisionError" in caplog.text
