@@ -110,7 +110,7 @@ def test_a_lost_wal_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str
     directory = history(tmp_path / "d")
     wal_path(directory / "table.sqlite3").unlink()
     err = refusal(directory, capsys)
-    assert f"had been saved: part of the history is missing" in err
+    assert "had been saved: part of the history is missing" in err
     assert f"change {ROWS}" in err
 
 
@@ -209,7 +209,7 @@ def test_backups_roll_while_the_table_changes(quick_backups: tuple[TestClient, S
     for _ in range(4):
         made = schedule.made
         assert client.post("/api/matches", json=MATCH, headers=player).status_code == 201
-        assert wait_for(lambda: schedule.made > made), "a backup after each change"
+        assert wait_for(lambda made=made: schedule.made > made), "a backup after each change"
     assert schedule.made >= 4
     assert len(backups(settings.backup_dir)) == 2, "only the last two are kept"
     newest = backups(settings.backup_dir)[-1]
