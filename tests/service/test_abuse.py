@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from companion import strictjson
 from companion.games import GAME_IDS, rules_for
@@ -299,3 +302,18 @@ def test_a_broken_engine_is_not_offered_and_says_why_in_the_log(
         games = [g["id"] for g in table_module.available_games()]
     assert "collector" not in games and "catch-mag" in games
     assert "collector" in caplog.text and "ZeroDivisionError" in caplog.text
+
+JSON_TEXT = st.text(alphabet=st.sampled_from(list('{}[]",:0123456789.eE-+ \\nulNaIfinity')),
+                    max_size=80)
+
+
+@hypothesis_settings(max_examples=400, deadline=None)
+@given(JSON_TEXT)
+def test_the_strict_reader_returns_sendable_json_or_one_plain_error(text: str) -> None:
+    try:
+        value = strictjson.loads(text)
+    except strictjson.StrictJSONError as exc:
+        assert str(exc)
+        return
+    again = strictjson.dumps(value)  # raises on NaN or Infinity
+    assert json.loads(again) == value
