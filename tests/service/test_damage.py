@@ -305,3 +305,57 @@ def test_the_last_change_mark_is_kept_beside_the_database(tmp_path: Path) -> Non
     assert int(mark_path(tmp_path / "table.sqlite3").read_text()) == 2
     store.close()
     assert PIN  # the fixtures' PIN module is shared with these tests
+
+
+@needs_unshare
+def test_a_disk_that_fills_under_the_running_table_is_a_plain_503(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    import httpx
+
+    from tests.service.test_durability import free_port
+
+    directory, flag = tmp_path / "d", tmp_path / "fill-now"
+    directory.mkdir()
+    port = free_port()
+    script = (f'mount -t tmpfs -o size=3m tmpfs "$D" && ({sys.executable} -m companion.cli '
+              f"serve --data-dir {directory} --no-mdns --host 127.0.0.1 --port {port} "
+              f"--pin {PIN} --board none --camera none & "
+              f'while [ ! -e {flag} ]; do sleep 0.05; done; '
+              f'dd if=/dev/zero of="$D/fill" bs=4k 2>/dev/null; touch {flag}.done; wait)')
+    process = subprocess.Popen(["unshare", "-rm", "sh", "-c", script],
+                               env={"D": str(directory), "PATH": "/usr/bin:/bin"},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        assert wait_for(lambda: _answers(url), 30), "the server did not start"
+        with httpx.Client(base_url=url) as client:
+            player = login(client)
+            assert client.post("/api/matches", json=MATCH, headers=player).status_code == 201
+            flag.touch()
+            assert wait_for(lambda: Path(f"{flag}.done").exists(), 10)
+            answers = [client.post("/api/matches", json=MATCH, headers=player)
+                       for _ in range(20)]
+            full = [a for a in answers if a.status_code != 201]
+            assert full, "20 new matches fitted on a full disk?"
+            assert all(a.status_code == 503 for a in full)
+            assert full[0].json()["detail"].startswith("the disk is full")
+            assert client.get("/api/state").status_code == 200, "still serving"
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(15)
+        stderr = process.stderr.read().decode() if process.stderr else ""
+        if process.stderr:
+            process.stderr.close()
+    assert "Traceback" not in stderr
+
+
+def _answers(url: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(url + "/api/state", timeout=1).is_success
+    except httpx.HTTPError:
+        return False
