@@ -206,12 +206,21 @@ class TableAuth:
             made_up = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
             self._set_pin(made_up, keep=None)
             self.new_pin = made_up
+        # Tokens belong to the PIN they were given under: a PIN changed by any means
+        # while the table was stopped (another tool writing the hash) ends them too.
+        current, tokens_for = store.get_meta("pin_hash"), store.get_meta("tokens_for")
+        if current is not None and tokens_for != current:
+            if tokens_for is not None:  # (None: tokens from before this was recorded)
+                store.revoke_tokens()
+            store.set_meta("tokens_for", current)
         self._tokens = store.tokens()
         self._lock = asyncio.Lock()
 
     def _set_pin(self, pin: str, keep: str | None) -> None:
         """Store a new PIN's hash; every token but ``keep`` (a digest) ends."""
-        self.store.set_meta("pin_hash", hash_pin(pin))
+        stored = hash_pin(pin)
+        self.store.set_meta("pin_hash", stored)
+        self.store.set_meta("tokens_for", stored)
         self.store.set_meta("pin_set", f"{self.clock():.0f}")
         self.store.revoke_tokens(keep=keep)
         self._tokens = {d: v for d, v in getattr(self, "_tokens", {}).items() if d == keep}
@@ -286,6 +295,7 @@ class TableAuth:
         stored = await asyncio.to_thread(hash_pin, pin)
         keep = token_digest(keep_token)
         self.store.set_meta("pin_hash", stored)
+        self.store.set_meta("tokens_for", stored)
         self.store.set_meta("pin_set", f"{self.clock():.0f}")
         self.store.revoke_tokens(keep=keep)
         self._tokens = {d: v for d, v in self._tokens.items() if d == keep}

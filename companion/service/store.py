@@ -229,7 +229,7 @@ class EventStore:
             raise StoreError(
                 f"{path.name} ends at change {last} but change {known} had been saved: "
                 f"part of the history is missing (a lost or damaged {wal_path(path).name}?); "
-                f"{RESTORE_HINT}"
+                f"{RESTORE_HINT}, or delete {mark_path(path).name} to start from what is left"
             )
         self.committed = last
 

@@ -147,3 +147,13 @@ def test_forwarded_for_is_believed_from_a_configured_proxy(settings: Settings) -
     assert server.config.forwarded_allow_ips == ["127.0.0.1"]
     plain = TableServer(create_app(settings), "127.0.0.1", 0)
     assert plain.config.proxy_headers is False
+
+
+def test_a_pin_changed_by_another_tool_while_stopped_ends_the_tokens(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        phone = login(client)
+    with sqlite3.connect(settings.database) as db:  # what a `companion pin` might write
+        db.execute("UPDATE meta SET value = ? WHERE key = 'pin_hash'", (hash_pin("246802"),))
+    with TestClient(create_app(replace(settings, pin=None))) as client:
+        assert not can_write(client, phone)
+        assert client.post("/api/auth", json={"pin": "246802"}).status_code == 200
