@@ -503,7 +503,9 @@ def _add_api_routes(app: FastAPI) -> None:
     @app.get("/api/history", tags=["table"])
     async def history(table: TableDep, limit: int = 200, before: int | None = None) -> list[JSON]:
         """The append-only journal, newest first: every change, who made it and when."""
-        return table.history(max(1, min(limit, 1000)), before)
+        # SQLite integers stop at 2**63: a larger ``before`` means "from the newest".
+        return table.history(max(1, min(limit, 1000)),
+                             None if before is None else max(0, min(before, 2**62)))
 
     @app.put("/api/status/{source}", tags=["live"])
     async def report_status(source: str, body: StatusReport, table: TableDep,

@@ -317,3 +317,11 @@ def test_the_strict_reader_returns_sendable_json_or_one_plain_error(text: str) -
         return
     again = strictjson.dumps(value)  # raises on NaN or Infinity
     assert json.loads(again) == value
+
+
+def test_numbers_beyond_sqlite_in_queries_are_not_a_500(client: TestClient,
+                                                        player: dict[str, str]) -> None:
+    start(client, player)
+    assert client.get(f"/api/history?before={10**30}").status_code == 200
+    assert client.get(f"/api/matches/{10**30}").status_code == 404
+    assert client.post("/api/undo", json={"match": 10**30}, headers=player).status_code == 404
