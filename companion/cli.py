@@ -16,17 +16,34 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from companion import __version__
+from companion import __version__, strictjson
 from companion.games.match import Match
 from companion.tablelog import LogError, apply_line, no_events, parse_lines, replay
 
 EXIT_BAD_INPUT = 2
 
 
+MAX_LOG_BYTES = strictjson.MAX_BYTES
+"""The largest table log read; a long match's log is well under a tenth of it."""
+
+
+class LogTooLarge(ValueError):
+    pass
+
+
 def _read_lines(path: str) -> list[bytes]:
+    """The log's lines, read up to :data:`MAX_LOG_BYTES` (``/dev/zero`` never ends)."""
     if path == "-":
-        return sys.stdin.buffer.read().split(b"\n")
-    return Path(path).read_bytes().split(b"\n")
+        data = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+    else:
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_LOG_BYTES + 1)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogTooLarge(
+            f"{path} is larger than {MAX_LOG_BYTES // 1_000_000} MB; a table log is one "
+            "match's events, one JSON object per line"
+        )
+    return data.split(b"\n")
 
 
 def _human_totals(totals: dict[str, int]) -> str:
@@ -38,6 +55,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         lines = _read_lines(args.log)
     except OSError as error:
         print(f"companion replay: cannot read {args.log}: {error.strerror or error}", file=err)
+        return EXIT_BAD_INPUT
+    except LogTooLarge as error:
+        print(f"companion replay: {error}", file=err)
         return EXIT_BAD_INPUT
     if not args.trace:
         try:
@@ -113,6 +133,9 @@ DELEGATED: dict[str, tuple[str, str]] = {
     "serve": ("companion.service.cli", "run the table: live scoreboard and entry for every phone"),
     "doctor": ("companion.doctor", "check this machine, the configuration and the Catch Mag board"),
     "vision": ("vision.cli", "cards and the camera: enroll a deck, detect cards in images, bench"),
+    "backup": ("companion.service.backup", "copy the table's history now into its backups folder"),
+    "restore": ("companion.service.restore",
+                "put a backup of the table's history back (the damaged files are kept aside)"),
 }
 
 

@@ -46,7 +46,7 @@ class TableSection(_Section):
     pin: str | None = Field(
         default=None,
         description="table PIN (4-8 digits) needed to enter or correct events; "
-        "unset keeps the stored PIN (a random one on the first start)",
+        "unset keeps the stored PIN (a random 6-digit one on the first start)",
     )
     data_dir: Path = Field(
         default=Path("data"),
@@ -56,6 +56,22 @@ class TableSection(_Section):
         default=None, description="address put in the QR code; unset looks up this machine's LAN IP"
     )
     mdns: bool = Field(default=True, description="announce the table on mDNS (a convenience only)")
+    allowed_hosts: tuple[str, ...] = Field(
+        default=(), description="host names phones may use besides the table's addresses, "
+        "table-companion.local and localhost (others get 400: DNS rebinding)",
+    )
+    trusted_proxies: tuple[str, ...] = Field(
+        default=(), description="addresses of reverse proxies whose X-Forwarded-For is "
+        "believed; none by default (docs/security.md)",
+    )
+    token_idle_days: float = Field(
+        default=30.0, gt=0, description="a phone's sign-in ends after this many days unused",
+    )
+    backup_minutes: float = Field(
+        default=10.0, gt=0, description="a backup into <data_dir>/backups every this many "
+        "minutes while the table changes (and after each match)",
+    )
+    backups_kept: int = Field(default=10, ge=1, description="backups kept; the oldest go first")
 
     @field_validator("pin")
     @classmethod

@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
+from companion import strictjson
 from companion.games.errors import TableEventError
 from companion.games.fields import JSON
 from companion.games.match import Match
@@ -42,10 +42,6 @@ class LogLine:
     event: JSON
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number in JSON")
-
-
 def parse_lines(lines: Iterable[str | bytes]) -> Iterator[LogLine]:
     """The events of a log, each with its line number; :class:`LogError` on a bad line."""
     for number, line in enumerate(lines, start=1):
@@ -60,12 +56,9 @@ def parse_lines(lines: Iterable[str | bytes]) -> Iterator[LogLine]:
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            value = json.loads(stripped, parse_constant=_reject_constant)
-        except (ValueError, RecursionError) as err:
-            reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
-            raise LogError(
-                number, f"not valid JSON ({reason}); expected one JSON object per line"
-            ) from None
+            value = strictjson.loads(stripped)
+        except strictjson.StrictJSONError as err:
+            raise LogError(number, f"{err}; expected one JSON object per line") from None
         if not isinstance(value, dict):
             raise LogError(number, f"expected a JSON object for an event, got {type_name(value)}")
         yield LogLine(number, value)

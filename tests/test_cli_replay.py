@@ -138,3 +138,21 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
         proc.wait(timeout=60)
     assert "Traceback" not in stderr
     assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_an_endless_or_huge_log_is_a_plain_error(source: str) -> None:
+    stdin = b"\n" * 2_500_000 if source == "-" else None
+    result = run("replay", source, stdin=stdin)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "larger than 2 MB" in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "1e999", "[" * 100 + "]" * 100])
+def test_replay_refuses_what_the_api_refuses(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"type": "setup", "game": "catch-mag", "players": ["A", "B"]}\n'
+                    f'{{"type": "roll", "player": "A", "value": 2, "note": {value}}}\n')
+    assert_contract_error(run("replay", str(path)), 2)

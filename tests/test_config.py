@@ -66,3 +66,18 @@ def test_find_config_prefers_the_explicit_file(tmp_path: Path) -> None:
 
 def test_every_key_is_documented() -> None:
     assert describe_keys() in DOCS.read_text()
+
+
+def test_the_security_and_backup_keys_reach_the_service(tmp_path: Path) -> None:
+    from companion.service.cli import settings_from
+
+    path = tmp_path / "companion.toml"
+    path.write_text('[table]\nallowed_hosts = ["scores.cafe"]\ntrusted_proxies = ["10.0.0.1"]\n'
+                    "token_idle_days = 7\nbackup_minutes = 5\nbackups_kept = 3\n")
+    settings = settings_from(load_config(path))
+    assert settings.allowed_hosts == ("scores.cafe",)
+    assert settings.trusted_proxies == ("10.0.0.1",)
+    assert (settings.token_idle_days, settings.backup_minutes, settings.backups_kept) == (7, 5, 3)
+    path.write_text("[table]\nbackups_kept = 0\n")
+    with pytest.raises(ConfigError, match="backups_kept"):
+        load_config(path)

@@ -20,23 +20,42 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from companion.games.errors import IllegalEvent, MalformedEvent, TableEventError
-from companion.service.auth import AuthError, PinRateLimiter, TableAuth, TooManyAttempts
+from companion.service.auth import (
+    AuthError,
+    PinRateLimiter,
+    TableAuth,
+    TableWideLimiter,
+    TooManyAttempts,
+)
+from companion.service.backup import BackupSchedule
+from companion.service.guard import (
+    BodyLimit,
+    HostCheck,
+    HostNames,
+    StaticWithCache,
+    StrictJSONRoute,
+    table_host_names,
+)
 from companion.service.join import MdnsAnnouncer, lan_address, qr_svg, table_url
 from companion.service.live import Hub, sse_frame
 from companion.service.queries import answer, check_correction, match_before
 from companion.service.session import Conflict, NotFound, SessionError
 from companion.service.settings import Settings, SettingsError
-from companion.service.store import EventStore
+from companion.service.store import EventStore, storage_problem
 from companion.service.table import StatusError, TableService
 
 JSON = dict[str, Any]
 
-MAX_BODY_BYTES = 2_000_000
+MAX_BODY_BYTES = 64_000
+"""A request body's bound (an event is well under 2 kB), checked while it is read."""
+MAX_IMPORT_BYTES = 2_000_000
+"""A table log's bound (a long match is well under 200 kB)."""
+IMPORT_PATH = "/api/matches/import"
 PING_SECONDS = 15.0
 
 WEB_DIR = Path(str(resources.files("companion") / "web"))
@@ -55,7 +74,8 @@ class PinRequest(_Body):
 
 
 class NewPin(_Body):
-    pin: str = Field(description="the new PIN: 4 to 8 digits", max_length=32)
+    pin: str = Field(description="the new PIN: 4 to 8 digits (6 or more advised)",
+                     max_length=32)
 
 
 class StartMatch(_Body):
@@ -210,14 +230,14 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(sqlite3.Error)
     async def storage_error(request: Request, exc: sqlite3.Error) -> JSONResponse:
         # Not the client's fault (disk full, card failing); nothing was changed.
-        return _problem(503, f"the table could not save this change ({exc}); nothing changed, "
-                             "try again", headers={"Retry-After": "2"})
+        return _problem(503, storage_problem(exc), headers={"Retry-After": "2"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 404:
             detail = f"nothing at {request.url.path}; the API is described at /docs"
+
         return _problem(exc.status_code, detail, headers=getattr(exc, "headers", None))
 
 
@@ -248,11 +268,21 @@ def create_app(
         table.loop = asyncio.get_running_loop()
         limiter = PinRateLimiter(settings.pin_attempts, settings.pin_lockout_seconds, clock)
         app.state.table = table
-        app.state.auth = TableAuth(store, limiter, settings.pin)
+        app.state.auth = TableAuth(
+            store, limiter, settings.pin,
+            table_limiter=TableWideLimiter(settings.table_pin_attempts,
+                                           settings.table_pin_refill_seconds, clock),
+            idle_seconds=settings.token_idle_days * 86_400, clock=clock,
+        )
         app.state.hub = hub
         app.state.public_host = settings.public_host or (
             settings.host if settings.host not in ("0.0.0.0", "::", "") else lan_address()
         )
+        host_names.names = table_host_names(settings, app.state.public_host).names
+        backups = BackupSchedule(store, settings.backup_dir, settings.backups_kept,
+                                 settings.backup_minutes * 60)
+        table.after_match = backups.soon
+        backups.start()
         announcer: MdnsAnnouncer | None = None
         if settings.mdns and settings.port:
             announcer = MdnsAnnouncer(app.state.public_host, settings.port)
@@ -268,6 +298,7 @@ def create_app(
             yield
         finally:
             hub.close()
+            await backups.stop()
             await asyncio.to_thread(hardware.close)
             if announcer is not None:
                 await asyncio.to_thread(announcer.close)
@@ -279,16 +310,16 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
+    # Every JSON body is read by the one strict parser (no NaN, bounded depth).
+    app.router.route_class = StrictJSONRoute
     app.state.settings = settings
     _install_error_handlers(app)
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return _problem(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
-        response: Response = await call_next(request)
-        return response
+    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)
+    host_names = HostNames(settings.allowed_hosts)
+    app.add_middleware(HostCheck, names=host_names)
+    # Outermost: a flood is cut off before anything else looks at the request.
+    app.add_middleware(BodyLimit, default=MAX_BODY_BYTES,
+                       per_path={IMPORT_PATH: MAX_IMPORT_BYTES})
 
     _add_api_routes(app)
     _add_page_routes(app)
@@ -340,7 +371,8 @@ def _add_api_routes(app: FastAPI) -> None:
         Wrong PINs from one address are rate-limited (429 with Retry-After)."""
         client = request.client.host if request.client else "unknown"
         label = body.name.strip() or f"phone {client}"
-        grant = auth.exchange(body.pin, client, label, table.now())
+        signed_in = auth.holder(bearer_token(request.headers.get("authorization"))) is not None
+        grant = await auth.exchange(body.pin, client, label, table.now(), signed_in=signed_in)
         return {"token": grant.token, "name": grant.label}
 
     @app.get("/api/auth/whoami", tags=["auth"])
@@ -354,7 +386,7 @@ def _add_api_routes(app: FastAPI) -> None:
                    token: Annotated[str | None, Depends(bearer_token)]) -> JSON:
         """Set a new table PIN. Every other phone must enter the new PIN again."""
         assert token is not None
-        auth.change_pin(body.pin, token)
+        await auth.change_pin(body.pin, token)
         table.note_pin_change(actor)
         return {"changed": True}
 
@@ -457,7 +489,7 @@ def _add_api_routes(app: FastAPI) -> None:
             headers={"Content-Disposition": f'attachment; filename="match-{match_id}.jsonl"'},
         )
 
-    @app.post("/api/matches/import", tags=["matches"], status_code=201)
+    @app.post(IMPORT_PATH, tags=["matches"], status_code=201)
     async def import_log(request: Request, table: TableDep, actor: PlayerDep) -> JSON:
         """Import a table log (the request body, JSON Lines) as a new match.
         Refused whole, naming the line, if any line is malformed or illegal."""
@@ -471,7 +503,9 @@ def _add_api_routes(app: FastAPI) -> None:
     @app.get("/api/history", tags=["table"])
     async def history(table: TableDep, limit: int = 200, before: int | None = None) -> list[JSON]:
         """The append-only journal, newest first: every change, who made it and when."""
-        return table.history(max(1, min(limit, 1000)), before)
+        # SQLite integers stop at 2**63: a larger ``before`` means "from the newest".
+        return table.history(max(1, min(limit, 1000)),
+                             None if before is None else max(0, min(before, 2**62)))
 
     @app.put("/api/status/{source}", tags=["live"])
     async def report_status(source: str, body: StatusReport, table: TableDep,
@@ -506,7 +540,7 @@ def _add_page_routes(app: FastAPI) -> None:
         return FileResponse(WEB_DIR / "manifest.webmanifest",
                             media_type="application/manifest+json")
 
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    app.mount("/static", StaticWithCache(directory=WEB_DIR), name="static")
 
 
 # -- the camera's live view (companion.inputs.camera) --------------------------------------

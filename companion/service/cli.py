@@ -9,16 +9,19 @@ import argparse
 import os
 import sys
 import time
+from contextlib import ExitStack
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.config import CompanionConfig, find_config, load_config
 from companion.inputs import build_attachments, input_overrides
-from companion.service.app import create_app
+from companion.service.app import TableAttachment, create_app
 from companion.service.auth import PinRateLimiter, TableAuth
+from companion.service.backup import hold_data_dir
 from companion.service.join import lan_address, qr_terminal, table_url
 from companion.service.server import TableServer
 from companion.service.settings import Settings
-from companion.service.store import EventStore
+from companion.service.store import EventStore, check_data_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,8 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where the table's SQLite file lives (./data)")
     parser.add_argument("--pin", default=None,
-                        help="table PIN, 4-8 digits (default: keep the stored one, "
-                             "or make one up on the first start)")
+                        help="table PIN, 4-8 digits, 6 or more advised (default: keep the "
+                             "stored one, or make up 6 digits on the first start); another "
+                             "PIN than before signs every phone out")
     parser.add_argument("--public-host", default=None,
                         help="address phones should use (default: this machine's LAN IP)")
     parser.add_argument("--no-mdns", action="store_true",
@@ -74,7 +78,10 @@ def config_from(args: argparse.Namespace) -> CompanionConfig:
 def settings_from(config: CompanionConfig) -> Settings:
     table = config.table
     return Settings(data_dir=table.data_dir, host=table.host, port=table.port, pin=table.pin,
-                    public_host=table.public_host, mdns=table.mdns)
+                    public_host=table.public_host, mdns=table.mdns,
+                    allowed_hosts=table.allowed_hosts, trusted_proxies=table.trusted_proxies,
+                    token_idle_days=table.token_idle_days, backup_minutes=table.backup_minutes,
+                    backups_kept=table.backups_kept)
 
 
 def main(argv: list[str]) -> int:
@@ -87,29 +94,55 @@ def main(argv: list[str]) -> int:
     if args.speed <= 0:
         print("companion serve: --speed must be a positive number, e.g. 2", file=sys.stderr)
         return 2
+    held = ExitStack()
     try:
         config = config_from(args)
         settings = settings_from(config)
         attachments = build_attachments(
             config, demo=args.demo, speed=args.speed, game=args.game
         )
-        # Settle the PIN now so it can be printed before the first phone arrives.
+        check_data_dir(settings.data_dir)  # read-only or full: one plain line
+        held.enter_context(hold_data_dir(settings.data_dir))
+        # Check the history and settle the PIN now, so a damaged file stops the start
+        # in one line and the PIN is printed before the first phone arrives.
         with EventStore(settings.database) as store:
             limiter = PinRateLimiter(settings.pin_attempts, settings.pin_lockout_seconds,
                                      time.time)
-            pin = TableAuth(store, limiter, settings.pin).pin
+            auth = TableAuth(store, limiter, settings.pin)
+            pin_line = pin_message(auth, store)
     except (ValueError, OSError) as exc:  # SettingsError, StoreError, ConfigError
+        held.close()
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
+    with held:
+        return _serve(settings, attachments, pin_line)
+
+
+def pin_message(auth: TableAuth, store: EventStore) -> str:
+    """What the host screen says about the PIN: it can be shown only when this start set
+    it (it is kept as a hash)."""
+    if auth.new_pin is not None:
+        short = ("   (4-5 digits can be guessed in weeks: 6 or more advised)"
+                 if len(auth.new_pin) < 6 else "")
+        return f"Table PIN: {auth.new_pin}{short}"
+    since = store.get_meta("pin_set")
+    when = (datetime.fromtimestamp(float(since), UTC).strftime("%Y-%m-%d")
+            if since else "an earlier start")
+    return (f"Table PIN: unchanged since {when} (kept only as a hash; "
+            "start with --pin NNNNNN to set a new one)")
+
+
+def _serve(settings: Settings, attachments: list[TableAttachment], pin_line: str) -> int:
     public = settings.public_host or (
         settings.host if settings.host not in ("0.0.0.0", "::", "") else lan_address()
     )
     url = table_url(public, settings.port)
     print(f"Table Companion is serving at {url}", flush=True)
     print(qr_terminal(url), flush=True)
-    print(f"Table PIN: {pin}   (history: {settings.database})", flush=True)
+    print(f"{pin_line}   (history: {settings.database})", flush=True)
     app = create_app(settings, attachments=attachments)
-    server = TableServer(app, settings.host, settings.port, log_level="warning")
+    server = TableServer(app, settings.host, settings.port, log_level="warning",
+                         trusted_proxies=settings.trusted_proxies)
     try:
         server.run()
     except KeyboardInterrupt:

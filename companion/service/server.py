@@ -22,11 +22,16 @@ from companion.service.live import Hub
 class TableServer(uvicorn.Server):
     """A uvicorn server that ends the table's live streams first when it stops."""
 
-    def __init__(self, app: FastAPI, host: str, port: int, log_level: str = "warning") -> None:
+    def __init__(self, app: FastAPI, host: str, port: int, log_level: str = "warning",
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
         self.table_app = app
         super().__init__(uvicorn.Config(
             app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
             lifespan="on", access_log=False,
+            # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: one
+            # client on the Pi itself could then pose as any number of addresses.
+            proxy_headers=bool(trusted_proxies),
+            forwarded_allow_ips=list(trusted_proxies) or None,
         ))
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

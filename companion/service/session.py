@@ -21,9 +21,11 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion import strictjson
 from companion.games import GAME_IDS, rules_for
 from companion.games.errors import IllegalEvent, MalformedEvent, TableEventError
 from companion.games.match import Match
+from companion.service.schema import check_fields, known_fields
 from companion.service.store import JournalRecord
 
 JSON = dict[str, Any]
@@ -212,7 +214,7 @@ def parse_log(text: str) -> list[JSON]:
     >>> parse_log('{"type": "setup"}\\nnot json')
     Traceback (most recent call last):
     ...
-    companion.games.errors.MalformedEvent: line 2: not a JSON object (Expecting value)
+    companion.games.errors.MalformedEvent: line 2: not valid JSON (Expecting value ...); ...
     """
     events: list[JSON] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -222,10 +224,9 @@ def parse_log(text: str) -> list[JSON]:
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            value = json.loads(stripped)
-        except ValueError as exc:
-            reason = str(exc).split(":")[0]
-            raise MalformedEvent(f"line {number}: not a JSON object ({reason})") from None
+            value = strictjson.loads(stripped)
+        except strictjson.StrictJSONError as exc:
+            raise MalformedEvent(f"line {number}: {exc}; expected one JSON object") from None
         if not isinstance(value, dict):
             raise MalformedEvent(f"line {number}: each line must be one JSON object")
         value["__line"] = number
@@ -235,24 +236,47 @@ def parse_log(text: str) -> list[JSON]:
     return events
 
 
-def check_log(text: str) -> tuple[JSON, list[JSON]]:
-    """The setup and events of a log, every one validated by the rules.
+def check_names(setup: JSON) -> None:
+    """Player names as short as a phone can show (:data:`MAX_NAME` characters)."""
+    players = setup.get("players")
+    if isinstance(players, list) and any(
+        isinstance(p, str) and len(p) > MAX_NAME for p in players
+    ):
+        raise MalformedEvent(f"player names must be at most {MAX_NAME} characters")
+
+
+def check_log(text: str) -> tuple[JSON, list[JSON], list[str]]:
+    """The setup and events of a log, every one validated by the rules, and the
+    unknown fields left out (``line N: 'field'``: the contract ignores them).
 
     Errors name the line: ``line N: ...``.
     """
     lines = parse_log(text)
     numbered = [(int(e.pop("__line")), e) for e in lines]
-    first_line, setup = numbered[0]
+    first_line, raw_setup = numbered[0]
+    game = raw_setup.get("game")
+    ignored: list[str] = []
+
+    def keep(number: int, event: JSON) -> JSON:
+        kept, dropped = known_fields(event, game)
+        ignored.extend(f"line {number}: {name!r}" for name in dropped)
+        return kept
+
+    setup = keep(first_line, raw_setup)
     try:
+        check_names(setup)
         match = new_match(setup)
     except TableEventError as exc:
         raise MalformedEvent(f"line {first_line}: {exc}") from None
-    for number, event in numbered[1:]:
+    events: list[JSON] = []
+    for number, raw in numbered[1:]:
+        event = keep(number, raw)
         try:
             _push(match, event)
         except TableEventError as exc:
             raise type(exc)(f"line {number}: {exc}") from None
-    return setup, [e for _, e in numbered[1:]]
+        events.append(event)
+    return setup, events, ignored
 
 
 class TableSession:
@@ -291,13 +315,10 @@ class TableSession:
         raw.setdefault("type", "setup")
         if "players" not in raw and self.players:
             raw["players"] = self.players
-        players = raw.get("players")
-        if isinstance(players, list) and any(
-            isinstance(p, str) and len(p) > MAX_NAME for p in players
-        ):
-            raise MalformedEvent(f"player names must be at most {MAX_NAME} characters")
+        check_names(raw)
         if raw.get("game") not in GAME_IDS:
             rules_for(raw.get("game"))  # raises the plain "unknown game" message
+        check_fields(raw, raw.get("game"))
         new_match(raw)
         return raw
 
@@ -307,6 +328,7 @@ class TableSession:
         raw = _require_event(event)
         if record.match is None:
             raise Conflict(f"match {record.id} cannot take events: {record.error}")
+        check_fields(raw, record.setup.get("game"))
         text = _push(record.match, raw)
         record.match.pop()
         return text
@@ -322,6 +344,7 @@ class TableSession:
         """Ids of the later entries the edit would flag; raises if the edit itself is refused."""
         record = self.match(match_id)
         raw = _require_event(event)
+        check_fields(raw, record.setup.get("game"))
         index = record.index_of(entry_id)
         if record.match is None:
             raise Conflict(f"match {record.id} cannot be corrected: {record.error}")
@@ -357,6 +380,7 @@ class TableSession:
             setup = body.get("setup")
             if not isinstance(setup, dict):
                 return None
+            setup, _ = known_fields(setup, setup.get("game"))
             self.matches[record.seq] = MatchRecord(
                 record.seq, setup, record.actor, record.at, bool(body.get("imported"))
             )
@@ -366,6 +390,11 @@ class TableSession:
         if not isinstance(match_id, int) or match_id not in self.matches:
             return None
         target = self.matches[match_id]
+        game = target.setup.get("game")
+        if isinstance(body.get("event"), dict):
+            # A journal written before events had a schema may hold fields no phone
+            # can be sent (nested hundreds deep, NaN): they are left out of the fold.
+            body = {**body, "event": known_fields(body["event"], game)[0]}
         if kind == "event" and isinstance(body.get("event"), dict):
             entry = Entry(record.seq, body["event"], record.actor, record.at)
             if target.match is None:

@@ -9,6 +9,7 @@ status over with :meth:`TableService.call_from_thread`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 from companion.games import GAME_IDS, rules_for
 from companion.service.live import Hub, sse_frame
 from companion.service.queries import catalog
+from companion.service.schema import known_fields
 from companion.service.session import (
     Conflict,
     Entry,
@@ -27,6 +29,7 @@ from companion.service.store import EventStore, JournalRecord
 
 JSON = dict[str, Any]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 LINK_STATES = ("connected", "connecting", "resyncing", "lost", "disconnected", "absent")
 """Link states a board or camera may report; the dashboard shows a banner unless ``connected``.
@@ -43,7 +46,9 @@ def available_games() -> list[JSON]:
     for game_id in GAME_IDS:
         try:
             rules = rules_for(game_id)
-        except Exception:  # an engine not landed yet (or broken) is simply not offered
+        except Exception as exc:  # a broken engine is not offered, and says why in the log
+            log.error("the rules engine for %s could not be loaded, so it is not offered: "
+                      "%s: %s", game_id, type(exc).__name__, exc)
             continue
         games.append({
             "id": rules.id,
@@ -71,6 +76,8 @@ class TableService:
         self.status: dict[str, JSON] = {}
         self.games = available_games()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.after_match: Callable[[], None] | None = None
+        """Called when an event ends a match (the service takes a backup then)."""
 
     def now(self) -> str:
         return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="milliseconds")
@@ -135,6 +142,8 @@ class TableService:
         record = self._commit("event", {"match": target.id, "event": event}, actor)
         entry = target.entries[-1]
         self._publish([record], target.id, entry=entry.to_json())
+        if self.after_match is not None and target.match is not None and target.match.finished:
+            self.after_match()
         return self._result(record, target.id, entry)
 
     def undo(self, actor: str, match_id: int | None = None) -> JSON:
@@ -173,7 +182,7 @@ class TableService:
 
     def import_log(self, text: str, actor: str) -> JSON:
         """A new match from a table log; refused whole (naming the line) if any line is bad."""
-        setup, events = check_log(text)
+        setup, events, ignored = check_log(text)
         at = self.now()
         first = self.store.append("match", {"setup": setup, "imported": True},
                                   actor=actor, at=at)
@@ -187,7 +196,10 @@ class TableService:
                 self.session.apply(record)
             records += rest
         self._publish(records, first.seq)
-        return self.session.matches[first.seq].view()
+        view = self.session.matches[first.seq].view()
+        if ignored:
+            view["ignored"] = ignored[:50]
+        return view
 
     def note_pin_change(self, actor: str) -> None:
         record = self._commit("pin", {}, actor)
@@ -259,4 +271,20 @@ class TableService:
 
     def history(self, limit: int = 200, before: int | None = None) -> list[JSON]:
         """The journal, newest first: who changed what and when."""
-        return [r.to_json() for r in self.store.latest(limit, before)]
+        return [self._readable(r) for r in self.store.latest(limit, before)]
+
+    def _readable(self, record: JournalRecord) -> JSON:
+        """A journal record with only the fields its events' schema has: a journal written
+        before events had one may hold fields no phone can be sent (300 deep, NaN)."""
+        out = record.to_json()
+        body = dict(record.body)
+        if record.kind == "match" and isinstance(body.get("setup"), dict):
+            body["setup"] = known_fields(body["setup"], body["setup"].get("game"))[0]
+        else:
+            match = self.session.matches.get(body.get("match"))  # type: ignore[arg-type]
+            game = match.setup.get("game") if match is not None else None
+            for key in ("event", "before"):
+                if isinstance(body.get(key), dict):
+                    body[key] = known_fields(body[key], game)[0]
+        out["body"] = body
+        return out

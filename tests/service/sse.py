@@ -81,7 +81,8 @@ class SseClient:
     def _run(self) -> None:
         try:
             with socket.create_connection(self._address, timeout=5) as sock:
-                sock.sendall(f"GET {self._path} HTTP/1.1\r\nHost: table\r\n"
+                host = f"{self._address[0]}:{self._address[1]}"
+                sock.sendall(f"GET {self._path} HTTP/1.1\r\nHost: {host}\r\n"
                              "Accept: text/event-stream\r\n\r\n".encode())
                 sock.settimeout(0.1)
                 buffer, parser, in_body = b"", ChunkedSseParser(), False
