@@ -78,7 +78,8 @@ def build_attachments(
         camera = CameraFeed(config.camera)
         attachments.append(camera)
     if demo:
-        from companion.inputs.demo import DemoBots
+        from companion.inputs.demo import CameraHands, DemoBots
 
-        attachments.append(DemoBots(board=board, camera=camera, speed=speed, game=game))
+        hands = CameraHands(camera) if camera is not None else None
+        attachments.append(DemoBots(board=board, camera=hands, speed=speed, game=game))
     return attachments
