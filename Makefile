@@ -34,11 +34,15 @@ tests/firmware/node_modules/.package-lock.json: tests/firmware/package-lock.json
 
 test: lint typecheck pytest
 
-# The loop while changing code (under a minute): the rules engines, the board protocol, the
-# API and the session; no browser, firmware, camera or slow test (markers: tests/conftest.py).
+# The loop while changing code (under a minute): the rules engines, the board's protocol and
+# map, the API and the session, the table log; nothing marked browser, firmware, camera or
+# slow (tests/conftest.py). `pytest -m "not (browser or firmware or camera or slow)"` runs
+# every other quick test too (the board feed, the serial and GPIO sources): a few minutes.
+FAST_TESTS := tests/games tests/hardware/test_protocol.py tests/hardware/test_boardmap.py \
+	tests/service tests/test_config.py tests/test_cli_replay.py companion/games
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -m "not (browser or firmware or camera or slow)" tests companion/games
+	$(BIN)/pytest -m "not (browser or firmware or camera or slow)" $(FAST_TESTS)
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
