@@ -60,8 +60,8 @@ class CurrentMatch:
     """The setup, then every accepted event (copies); empty when the match cannot take any."""
     state: Any
     """The rules engine's state (immutable), or ``None`` when the match cannot take events."""
-    actors: tuple[str, ...] = ()
-    """Who entered each event, in order."""
+    entries: tuple[tuple[int, str], ...] = ()
+    """Each entry's id and who entered it (its actor), in order."""
 
 
 def read_current(table: TableService) -> CurrentMatch | None:
@@ -75,7 +75,7 @@ def read_current(table: TableService) -> CurrentMatch | None:
     return CurrentMatch(record.id, game if isinstance(game, str) else None,
                         tuple(match.log()) if match is not None else (),
                         match.state if match is not None else None,
-                        tuple(e.actor for e in record.entries))
+                        tuple((e.id, e.actor) for e in record.entries))
 
 
 class TableLink:
@@ -205,6 +205,10 @@ class FeedWorker:
         """The link state (one of the table's ``LINK_STATES``) and a plain detail."""
         raise NotImplementedError
 
+    def wake(self) -> None:
+        """Called by :meth:`stop` first: end a step that is waiting for input (put a
+        sentinel on the queue it blocks on). A step that only polls needs nothing."""
+
     def closing(self) -> None:
         """Called on the caller's thread once the worker thread has ended (close devices)."""
 
@@ -220,6 +224,7 @@ class FeedWorker:
     def stop(self, timeout: float = LOOP_TIMEOUT + 2) -> None:
         """End the thread (after the step under way), refuse what was still asked, close."""
         self._stop.set()
+        self.wake()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         self._refuse_requests()

@@ -11,7 +11,9 @@ once per change.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -169,7 +171,11 @@ def test_the_link_reads_the_current_match_and_says_when_the_table_is_down(
     current = link.current()
     assert current is not None
     assert current.game == "star-catcher" and current.log[0]["players"] == ["Ann", "Ben"]
-    assert current.state is not None and current.actors == ()
+    assert current.state is not None and current.entries == ()
+    link.submit({"type": "table", "cards": ["D1", "D2", "D3", "D4"]}, actor="camera")
+    current = link.current()
+    assert current is not None and [a for _, a in current.entries] == ["camera"]
+    assert current.log[1]["cards"] == ["D1", "D2", "D3", "D4"]
     loop = table.loop
     assert loop is not None
     loop.call_soon_threadsafe(loop.stop)
@@ -191,3 +197,26 @@ def test_notices_go_after_their_time_and_the_newest_stay() -> None:
     assert notices.texts() == ["c", "d"]
     notices.add("c")  # given again: moves to the end, shown once
     assert notices.texts() == ["d", "c"] and notices.given == 5
+
+
+def test_a_step_waiting_for_input_is_woken_by_the_stop(table: TableService) -> None:
+    class Waiting(Probe):
+        """Blocks on its queue as an event-driven input does (the board's changes)."""
+
+        def __init__(self, table: TableService) -> None:
+            super().__init__(table)
+            self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+
+        def step(self) -> None:
+            self.steps += 1
+            with contextlib.suppress(queue.Empty):
+                self.inbox.get(timeout=3 * TIMEOUT)
+
+        def wake(self) -> None:
+            self.inbox.put(None)
+
+    waiting = Waiting(table)
+    waiting.start()
+    eventually(lambda: waiting.steps > 0, "a step waiting")
+    waiting.stop(timeout=TIMEOUT)  # not woken, it would still be waiting after this
+    assert not waiting._thread.is_alive() and waiting.closed
