@@ -252,10 +252,13 @@ class FeedWorker:
             started = time.monotonic()
             try:
                 self.step()
+            except Exception:
+                log.exception("the %s feed failed on a step", self.name)
+            try:  # asked and reported even when every step fails (a bug, a broken driver)
                 self._answer_requests()
                 self.report()
             except Exception:
-                log.exception("the %s feed failed on a step", self.name)
+                log.exception("the %s feed could not report its status", self.name)
             self._stop.wait(max(0.0, started + self.period - time.monotonic()))
 
     def _answer_requests(self) -> None:
