@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck pytest bench boardcfg flash clean
+.PHONY: run test test-fast lint typecheck pytest bench boardcfg flash clean
 
 # Re-install whenever pyproject.toml changes; a half-made venv is rebuilt.
 $(STAMP): pyproject.toml
@@ -33,6 +33,16 @@ tests/firmware/node_modules/.package-lock.json: tests/firmware/package-lock.json
 	npm ci --prefix tests/firmware --no-audit --no-fund --loglevel=error
 
 test: lint typecheck pytest
+
+# The loop while changing code (under a minute): the rules engines, the board's protocol and
+# map, the API and the session, the table log; nothing marked browser, firmware, camera or
+# slow (tests/conftest.py). `pytest -m "not (browser or firmware or camera or slow)"` runs
+# every other quick test too (the board feed, the serial and GPIO sources): a few minutes.
+FAST_TESTS := tests/games tests/hardware/test_protocol.py tests/hardware/test_boardmap.py \
+	tests/service tests/test_config.py tests/test_cli_replay.py companion/games
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -m "not (browser or firmware or camera or slow)" $(FAST_TESTS)
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -6,7 +6,6 @@ tap); the exported table log then replays to the very scores the table shows.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -44,8 +43,7 @@ def test_an_unknown_game_is_refused_at_start() -> None:
 def test_closing_the_table_stops_the_bots(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, pin="1357", mdns=False, public_host="127.0.0.1")
     bots = DemoBots(speed=1, game="star-catcher")
-    started = time.monotonic()
     with TestClient(create_app(settings, attachments=[bots])):
         pass
-    assert bots.finished.wait(5)
-    assert time.monotonic() - started < 10
+    # the bots' thread has ended by the time the table is closed (not the next move later)
+    assert bots.finished.is_set()

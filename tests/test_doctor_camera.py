@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,18 @@ import pytest
 from companion.doctor import main
 from companion.inputs.camera import CORNERS_FILE
 from vision.render import CONDITIONS, render_scene
+
+
+@pytest.fixture(autouse=True)
+def free_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The doctor checks the table's port too: a free one, so a running table (on 8000)
+    does not turn a camera check into a port problem; and a data folder of the test's own."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("TABLE_COMPANION_TABLE__HOST", "127.0.0.1")
+    monkeypatch.setenv("TABLE_COMPANION_TABLE__PORT", str(port))
+    monkeypatch.setenv("TABLE_COMPANION_TABLE__DATA_DIR", str(tmp_path / "table"))
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -35,6 +48,7 @@ def test_a_real_camera_without_markers_or_decks_says_what_to_do(
     monkeypatch.setenv("TABLE_COMPANION_DATA", str(tmp_path / "store"))
     code, text = run("--camera", str(frames))
     assert code == 1
+    assert "port: ok" in text  # the problems are the camera's, not the table's
     assert "camera: ok (file:" in text
     assert "calibration markers: problem: markers seen: none" in text
     assert "aruco-markers.svg" in text

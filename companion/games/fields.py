@@ -52,13 +52,6 @@ def _field(raw: RawEvent, key: str) -> Any:
     return raw[key]
 
 
-def require_str(raw: RawEvent, key: str) -> str:
-    value = _field(raw, key)
-    if not isinstance(value, str) or not value:
-        raise MalformedEvent(f"field '{key}' must be a non-empty string, got {show(value)}")
-    return value
-
-
 def require_int(raw: RawEvent, key: str, *, low: int | None = None, high: int | None = None) -> int:
     value = _field(raw, key)
     return check_int(value, f"field '{key}'", low=low, high=high)

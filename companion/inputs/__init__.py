@@ -5,7 +5,8 @@ called with the running :class:`~companion.service.table.TableService`, it retur
 context manager that runs while the service runs. Inputs turn what they see into
 table events through the same checks as a phone's entry, and report their link
 status for the dashboard's banner. Drivers are imported only when configured, so a
-table with no camera never loads OpenCV.
+table with no camera never loads OpenCV. What inputs share (the one way onto the
+table, notices, the worker thread) is :mod:`companion.inputs.feed`.
 
 >>> board_override("/dev/catch-mag")
 {'source': 'serial', 'device': '/dev/catch-mag'}
@@ -78,7 +79,8 @@ def build_attachments(
         camera = CameraFeed(config.camera)
         attachments.append(camera)
     if demo:
-        from companion.inputs.demo import DemoBots
+        from companion.inputs.demo import CameraHands, DemoBots
 
-        attachments.append(DemoBots(board=board, camera=camera, speed=speed, game=game))
+        hands = CameraHands(camera) if camera is not None else None
+        attachments.append(DemoBots(board=board, camera=hands, speed=speed, game=game))
     return attachments

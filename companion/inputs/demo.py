@@ -6,6 +6,11 @@ way a person at the table would make it: a rod or ball moved on the board
 (sensors → interpreter), cards shown to the camera, or a tap on the phone for
 what only a phone enters (die rolls, choices). So the demo exercises the same
 code a real table does, and the dashboard shows it at human pace.
+
+:class:`CameraHands` is the simulated camera's pair of hands: it lays out,
+moves and takes away cards on the simulated table the way players would, for
+the bots and the end-to-end tests. (The simulated board's hands are
+:func:`hardware.simulated.perform`, behind ``BoardFeed.perform``.)
 """
 
 from __future__ import annotations
@@ -14,12 +19,17 @@ import contextlib
 import importlib
 import random
 import threading
-from collections.abc import Iterator
-from typing import Any, Protocol
+import time
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games import rules_for
 from companion.games.errors import TableEventError
 from companion.service.table import TableService
+
+if TYPE_CHECKING:
+    from companion.inputs.camera import CameraFeed
+    from vision.simtable import SimTable
 
 BOT_NAMES = ("Ann", "Ben", "Cy")
 SECONDS_PER_MOVE = 1.5
@@ -119,3 +129,139 @@ class DemoBots:
                     deadline -= step
                 return True  # not seen: the board shows a warning; the next move retries
         return False
+
+
+# -- the simulated camera's hands -------------------------------------------------------
+
+
+class CameraHands:
+    """Moves cards in front of the simulated camera of a running :class:`CameraFeed`."""
+
+    def __init__(self, feed: CameraFeed) -> None:
+        self.feed = feed
+
+    def perform(self, event: Mapping[str, Any], state: Any) -> bool:
+        """Make the simulated hands do ``event`` in front of the simulated camera.
+
+        ``state`` is the engine's state before the event. Returns ``False``
+        when the camera cannot show it (a phone-only event, no room on the
+        table, no simulated camera running); send such events another way.
+        """
+        from vision.simtable import SimTableError
+
+        sim = self.feed.sim
+        if sim is None or not self.feed.running:
+            return False
+        game = self.feed.followed_game()  # a new match resets the simulated table first
+        if game is None:
+            return False
+        moves = {"star-catcher": self._star_catcher, "star-plus": self._star_plus,
+                 "cant-catch-harry": self._harry, "collector": self._collector}.get(game)
+        try:
+            return moves is not None and moves(sim, dict(event), state)
+        except (SimTableError, TableEventError):  # no room, or a move the rules refuse
+            return False
+
+    def _star_catcher(self, sim: SimTable, event: dict[str, Any], state: Any) -> bool:
+        kind = event.get("type")
+        if kind == "table":
+            sim.show([c for c in sim.cards if c.zone != "centre"])  # last round's leftovers
+            return sim.show(sim.with_added(event["cards"], "centre"))
+        if kind != "play":
+            return False
+        from companion.games.star_catcher import RULES as STAR_CATCHER
+
+        STAR_CATCHER.play(state, event)  # a move the rules refuse is not made at all
+        take = list(event.get("take") or [])
+        placed = sim.with_added([event["card"]], "centre")
+        if take:
+            sim.with_removed(take, "centre")  # all there? (raises before anything moves)
+        with self.feed.hand_over_table():
+            sim.show(placed)
+            if take:
+                sim.show(sim.with_removed([event["card"], *take], "centre"))
+        return True
+
+    def _star_plus(self, sim: SimTable, event: dict[str, Any], state: Any) -> bool:
+        from companion.inputs.camera import UNREAD_PATIENCE
+        from vision.adapters import StarPlusAdapter
+
+        if event.get("type") != "play":
+            return False  # draws are entered on the phone
+        zone = f"seat:{event['player']}"
+        # the played cards are laid out in front of the player, then gathered onto the
+        # points pile once the camera has read them (a pile shows only its top card)
+        with self.feed.hand_over_table():
+            for card in event["cards"]:  # one at a time: the order is the play's
+                sim.show(sim.with_added([card], zone))
+        deadline = (time.monotonic() + self.feed.flush_after * (UNREAD_PATIENCE + 1)
+                    + PHYSICAL_TIMEOUT)
+        while time.monotonic() < deadline:
+            adapter = self.feed.adapter
+            if not isinstance(adapter, StarPlusAdapter) or not adapter.pending:
+                break
+            time.sleep(0.02)
+        sim.show([c for c in sim.cards if c.zone != zone])
+        return True
+
+    def _harry(self, sim: SimTable, event: dict[str, Any], state: Any) -> bool:
+        from companion.inputs.camera import CameraFeedError
+
+        if event.get("type") != "round":
+            return False
+        layout = [c for c in sim.cards if c.zone == "centre"]
+        for player, hand in event["hands"].items():
+            layout = sim.with_added(hand, f"seat:{player}", layout)
+        sim.show(layout)
+        try:
+            self.feed.show_round(event["moths"])
+        except CameraFeedError:
+            return False
+        finally:
+            sim.clear()  # the cards go back to the deck for the next round
+        return True
+
+    def _collector(self, sim: SimTable, event: dict[str, Any], state: Any) -> bool:
+        """Targets in the centre, a card (and a second) put next to its target, collected
+        cards taken off camera (to the player's collection, face up or down alike), refills
+        dealt into the centre. The reveal is the phone's."""
+        from companion.games.collector import RULES as COLLECTOR
+        from companion.games.collector import outcome
+        from vision.simtable import SimTableError
+
+        if event.get("type") != "play":
+            return False
+        COLLECTOR.play(state, event)  # a move the rules refuse is not made at all
+        done = outcome(state, event["player"], event["target"], event["card"],
+                       event.get("second"), aces=event.get("aces"))
+        # the table as the rules have it first (a phone's entry may have been made by hand)
+        targets = [str(c) for c in state.targets]
+        layout = [c for c in sim.cards if c.zone == "centre" and c.card in targets]
+        missing = [t for t in targets if t not in {c.card for c in layout}]
+        if layout != sim.cards or missing:
+            sim.show(sim.with_added(missing, "centre", layout))
+        second = event.get("second")
+
+        def beside() -> list[Any]:
+            placed = sim.with_beside(event["card"], event["target"])
+            if second is not None:
+                placed = sim.with_beside(second, event["target"], ignore=[event["card"]],
+                                         base=placed)
+            return placed
+
+        try:
+            placed = beside()
+        except SimTableError:  # no room beside the target: push the targets apart first
+            sim.show(sim.spread())
+            placed = beside()
+        with self.feed.hand_over_table():
+            sim.show(placed[:-1] if second is not None else placed)
+            if second is not None:
+                sim.show(placed)
+            gone = [str(c) for c in (*done.to_face_up, *done.to_face_down)]
+            if gone:  # into the collection, out of the camera's view
+                sim.show(sim.with_removed(gone, "centre"))
+            refill = list(event.get("refill") or [])
+            if refill:
+                sim.show(sim.with_added(refill, "centre"))
+        return True

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from companion.games.errors import IllegalEvent, MalformedEvent, TableEventError
+from companion.refusals import InputNotFound, InputNotReady, InputRefused, InputRequestError
 from companion.service.auth import (
     AuthError,
     PinRateLimiter,
@@ -190,8 +191,23 @@ PLAIN_ERRORS: dict[type[Exception], int] = {
     AuthError: 401,
     SettingsError: 400,
     StatusError: 400,
+    # an input's refusals (companion.refusals: the camera's, the board's), by kind
+    InputRequestError: 400,
+    InputNotFound: 404,
+    InputRefused: 409,
+    InputNotReady: 503,
 }
 """The status code for each error a client's request can cause; the message is the body."""
+
+
+def status_of(exc: Exception, default: int = 409) -> int:
+    """The status of ``exc``'s most specific class in :data:`PLAIN_ERRORS`.
+
+    >>> class CardNotCaptured(InputNotFound): ...
+    >>> status_of(CardNotCaptured("card number 3 has not been captured"))
+    404
+    """
+    return next((PLAIN_ERRORS[c] for c in type(exc).__mro__ if c in PLAIN_ERRORS), default)
 
 
 def _plain(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
@@ -615,9 +631,9 @@ def _add_camera_routes(app: FastAPI, attachments: Sequence[TableAttachment]) -> 
 async def _ask_camera(camera: Any, absent: str, method: str, *args: Any) -> Any:
     """Call the camera's ``method`` off the event loop; its refusals become plain problems.
 
-    The camera's errors carry their status (400 a wrong request, 404 nothing there, 409
-    not now, 503 not yet: ask again in ``retry_after`` seconds); a camera that does not
-    answer in time is a 503 to retry."""
+    The camera's errors are kinds of :mod:`companion.refusals`, each a status in
+    :data:`PLAIN_ERRORS` (503 not yet: ask again in ``retry_after`` seconds); a camera that
+    does not answer in time is a 503 to retry."""
     if camera is None or not camera.running:
         return _problem(404, absent)
     try:
@@ -626,9 +642,9 @@ async def _ask_camera(camera: Any, absent: str, method: str, *args: Any) -> Any:
         return _problem(503, "the camera did not answer in time; try again",
                         headers={"Retry-After": "1"})
     except ValueError as exc:
-        retry = getattr(exc, "retry_after", None)
+        retry = exc.retry_after if isinstance(exc, InputNotReady) else None
         headers = {"Retry-After": str(round(retry))} if retry is not None else None
-        return _problem(int(getattr(exc, "status", 409)), str(exc), headers=headers)
+        return _problem(status_of(exc), str(exc), headers=headers)
 
 
 def _add_camera_setup_routes(app: FastAPI, camera: Any, absent: str) -> None:

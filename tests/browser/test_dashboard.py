@@ -80,7 +80,9 @@ def screenshot(page: Page, name: str, tmp_path: Path, at: str = "") -> None:
     else:
         page.evaluate("window.scrollTo(0, 0)")
     page.evaluate("document.getElementById('toast').classList.add('hidden')")
-    page.wait_for_timeout(150)  # let the check answer land before the picture
+    # the forms' check answers have landed (each visible one says ok or error): the picture
+    page.wait_for_function("[...document.querySelectorAll('#entry-check, #fix-check')].every("
+                           "e => !e.offsetParent || /\\b(ok|error)\\b/.test(e.className))")
     page.screenshot(path=str(folder / f"{name}.png"))
 
 

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from companion.config import CameraSection
 from companion.inputs.camera import CORNERS_FILE, CameraFeed
+from companion.inputs.demo import CameraHands
 from companion.service import Settings, create_app
 from tests.camera.conftest import SIZE, CameraTable, Event, entry_like, serving
 from vision.decks import deck_ids
@@ -131,7 +132,9 @@ def test_a_deck_taught_on_the_phone_is_saved_and_read_at_once(camera_table: Came
     assert gallery is not None and np.allclose(gallery.descriptors, saved.descriptors)
     assert not np.allclose(gallery.descriptors, rendered_gallery("star-plus").descriptors)
     play: Event = {"type": "play", "player": "Ann", "cards": ["1"]}
-    assert table.feed.perform(play, table.feed.adapter.match.state)  # type: ignore[union-attr]
+    adapter = table.feed.adapter
+    assert adapter is not None
+    assert CameraHands(table.feed).perform(play, adapter.match.state)
     entry = table.watcher.wait_for(entry_like(play), 10, "the camera's play")
     assert entry.data["actor"] == "camera"
     assert [e["event"] for e in match_entries(table, match_id)] == [play]

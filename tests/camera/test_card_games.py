@@ -19,6 +19,7 @@ from typing import Any
 from companion.games import rules_for
 from companion.games.collector import random_setup as collector_setup
 from companion.games.match import Match
+from companion.inputs.demo import CameraHands
 from tests.camera.conftest import CameraTable, Event, camera_entry, entry_like
 
 PLAYERS = ["Ann", "Ben"]
@@ -28,7 +29,7 @@ def play(table: CameraTable, mirror: Match, rng: random.Random, *,
          max_events: int = 200) -> dict[str, int]:
     """Play until ``done(mirror)``; counts of events entered by the camera and by phone."""
     rules = rules_for(mirror.setup["game"])
-    act = act or table.feed.perform
+    act = act or CameraHands(table.feed).perform
     counts = {"camera": 0, "phone": 0, "asked": 0}
     for _ in range(max_events):
         if done(mirror):

@@ -23,6 +23,7 @@ from typing import Any
 from companion.games import rules_for
 from companion.games.collector import random_setup
 from companion.games.match import Match
+from companion.inputs.demo import CameraHands
 from tests.camera.conftest import CAMERA_TIMEOUT, CameraTable, Event, camera_entry, entry_like
 from tests.service.sse import SseEvent
 
@@ -77,7 +78,7 @@ def test_a_whole_collector_match_through_the_camera(camera_table: CameraTable,
         state = mirror.state
         event = rules.random_event(state, rng)
         warned = table.feed.warning_count
-        if table.feed.perform(event, state):
+        if CameraHands(table.feed).perform(event, state):
             frame = camera_play(table, mirror, event, warned)
             if frame is None:  # a choice only a person can make, or a misread card
                 frame = by_phone(table, event)
@@ -132,7 +133,7 @@ def test_each_kind_of_collector_play_through_the_camera(camera_table: CameraTabl
     ]
     for event in plays:
         state = mirror.state
-        assert table.feed.perform(event, state), event
+        assert CameraHands(table.feed).perform(event, state), event
         frame = table.watcher.wait_for(entry_like(event), CAMERA_TIMEOUT,
                                        f"the camera's {event}; warnings {table.feed.warnings}")
         assert frame.data["actor"] == "camera"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -563,15 +562,13 @@ def test_legal_catches_lists_matches_then_sums() -> None:
     assert not must_catch(m.state, Card.parse("C2"))
 
 
-def test_catch_enumeration_is_fast_on_a_12_card_table() -> None:
+def test_catch_enumeration_finds_every_subset_on_a_12_card_table() -> None:
+    # its speed is bench/bench_catches.py's to measure, not a test's
     table = [Card("D", n) for n in range(1, 13)]
     card = Card("D", 39)  # half of 1 + ... + 12: the most subsets
-    start = time.perf_counter()
     options = catches(table, card)
-    elapsed = time.perf_counter() - start
     assert len(options) == 124 and all(sum(c.number for c in o) == 39 for o in options)
     assert len(set(options)) == len(options)
-    assert elapsed < 0.05  # about 0.6 ms here; generous for a busy machine
 
 
 def test_catch_enumeration_agrees_with_brute_force() -> None:
@@ -595,12 +592,11 @@ def test_a_long_table_of_small_cards_keeps_messages_quick() -> None:
     for n in range(36, 0, -1):  # each card is smaller than every table card: none catches
         play(m, m.turn or "", f"{'C' if n <= 12 else 'D'}{n}")
     assert len(m.state.table) == 40
-    start = time.perf_counter()
     # The subsets of 1..40 adding up to 99 number 328419: listed only in part.
     message = illegal(
         m, {"type": "play", "player": m.turn, "card": "D99"}, "must catch", "328413 more"
     )
-    assert len(message) < 400 and time.perf_counter() - start < 1
+    assert len(message) < 400
     assert len(legal_catches(m.state, Card.parse("D99"), limit=10)) == 10
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,14 +30,14 @@ def test_serve_prints_the_url_qr_and_pin_and_stops_promptly(tmp_path: Path) -> N
         phones = [SseClient(f"http://127.0.0.1:{port}/api/stream") for _ in range(2)]
         for phone in phones:
             phone.next()
-        started = time.monotonic()
         process.send_signal(signal.SIGINT)
         assert process.wait(10) == 0
-        took = time.monotonic() - started
         assert all(phone.ended(2) for phone in phones)
-        assert process.stdout is not None
-        out = process.stdout.read().decode()
-    assert took < 3.0
+        assert process.stdout is not None and process.stderr is not None
+        out, err = process.stdout.read().decode(), process.stderr.read().decode()
+    # prompt: the server ended the streams itself, not uvicorn's graceful timeout (the time
+    # it takes is bench/bench_shutdown.py's to measure)
+    assert "graceful shutdown exceeded" not in err and "Traceback" not in err, err
     assert f"http://127.0.0.1:{port}/" in out
     assert "Table PIN: 2468" in out
     assert "█" in out or "▀" in out, "a QR code drawn in the terminal"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import httpx
+import pytest
 
 from tests.service.conftest import CATCH_MAG, RunningServer, login
 from tests.service.sse import SseClient
@@ -86,13 +87,15 @@ def test_a_status_report_reaches_open_streams(live_server: RunningServer) -> Non
         http.close()
 
 
-def test_the_server_stops_promptly_with_streams_open(live_server: RunningServer) -> None:
+def test_the_server_stops_promptly_with_streams_open(live_server: RunningServer,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
     phones = [SseClient(live_server.url + "/api/stream") for _ in range(3)]
     for phone in phones:
         phone.next()
-    took = live_server.stop()
+    live_server.stop()
     assert not live_server.thread.is_alive()
-    assert took < 2.0
+    # the streams were ended by the server, not cut by uvicorn's graceful timeout
+    assert "graceful shutdown exceeded" not in caplog.text
     assert all(phone.ended(2.0) for phone in phones)
 
 
