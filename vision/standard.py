@@ -298,7 +298,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                                  interpolation=cv2.INTER_AREA), np.uint8)
     h, w = card.shape[:2]
     paper = paper_colour(card)
-    ink, _ = ink_and_redness(card, paper)
+    ink, red = ink_and_redness(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
     # glare: part of the paper clipped white while the rest is clearly darker (a clean
     # print whose paper is white all over is not washed out)
@@ -314,6 +314,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     cw, chh = ((index[0] / 2 + 2.0, index[1] / 2 + 2.0) if index is not None
                else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
     blobs = []
+    redness: list[float] = []
     picture = False
     # specks, indices, blobs on the card's edge and thin frames or lines are left out at
     # once (a noisy card has hundreds of specks)
@@ -327,9 +328,10 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         if bw > 0.45 * w or bh > 0.4 * h:
             picture = True  # a court picture, an arm
             continue
-        patch = np.asarray(ink[y:y + bh, x:x + bw] * (labels[y:y + bh, x:x + bw] == i),
-                           np.float32)
+        mine = labels[y:y + bh, x:x + bw] == i
+        patch = np.asarray(ink[y:y + bh, x:x + bw] * mine, np.float32)
         blobs.append((patch, area))
+        redness.append(float(red[y:y + bh, x:x + bw][mine].mean()))
     if not blobs:
         return Field(0, 0, picture, None, washed)
     alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
@@ -338,10 +340,16 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
     pips = int((suit_p >= 0.5).sum())
+    # a pip's suit counts where its shape fits its colour (red hearts and diamonds):
+    # the classifier knows index glyphs better than large, blurred pips
     shapes = [SUITS[int(np.argmax(row))] for row, p in
               zip(probs[:, _SUIT_COLS], suit_p, strict=True) if p >= 0.5]
+    colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
+    shapes = [shape for shape, r in zip(shapes, colours, strict=True)
+              if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
     common = max(set(shapes), key=shapes.count) if shapes else None
-    suit = common if common is not None and shapes.count(common) >= 0.8 * len(shapes) else None
+    suit = (common if common is not None and shapes.count(common) >= 0.8 * pips
+            else None)
     others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
@@ -424,7 +432,9 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
         agree = [r for r in readings if r.rank == counted and r.colour_ok
                  and r.rank_p >= th.field_settled_rank and r.suit_p >= th.glyph
                  and field.suit in (None, r.suit)]
-        if agree and len({r.card for r in agree}) == 1:
+        # pips count a rank, not a suit: a corner leaning to another suit leaves it open
+        if agree and len({r.card for r in agree}) == 1 and not any(
+                r.suit != agree[0].suit and r.colour_ok and r.suit_p >= 0.3 for r in readings):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]

@@ -18,14 +18,14 @@ import pytest
 import vision.pipeline as pipeline
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
-from vision.detect import CARD_H, CARD_W, FoundCard, dewarp
+from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import index_candidates
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
-from vision.render import render_card
+from vision.render import CONDITIONS, render_card, render_scene, with_deck
 from vision.standard import Thresholds, identify_standard, read_field
 
 INSTALLED = {d.name for d in published_designs()}
@@ -202,6 +202,21 @@ def test_pips_of_another_suit_than_the_index_are_not_named() -> None:
     mixed[-h:, -w:] = spades[-h:, -w:]
     reading = identify_standard(mixed)
     assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
+
+
+def test_a_pips_suit_must_fit_its_colour() -> None:
+    # the classifier knows index glyphs better than large pips: our simulated table's
+    # black clubs it calls diamonds and its red hearts spades, which must neither veto
+    # the index nor name the card
+    right = total = 0
+    for seed in range(6):
+        scene = render_scene(with_deck(CONDITIONS["upright"], "standard"), seed)
+        for found in Recognizer("standard").detect(scene.image):
+            truth = max(scene.cards, key=lambda t: quad_iou(t.quad, found.quad))
+            total += 1
+            right += found.card == truth.card
+    assert total >= 25
+    assert right == total
 
 
 def test_a_small_card_with_one_corner_hidden_is_named_when_its_pips_count_the_rank() -> None:
