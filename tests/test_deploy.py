@@ -6,6 +6,7 @@ import configparser
 import os
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -177,4 +178,6 @@ def test_make_flash_installs_mpremote_alone_in_its_own_venv() -> None:
     installs = [line for line in flash.splitlines() if "pip install" in line]
     assert len(installs) == 1 and installs[0].startswith(".venv-flash/bin/python -m pip")
     assert '["optional-dependencies"]["board"]' in installs[0]
+    project = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"]
+    assert [r.split(">")[0] for r in project["optional-dependencies"]["board"]] == ["mpremote"]
     assert ".venv/" not in flash.replace(".venv-flash/", "")
