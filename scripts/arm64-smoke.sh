@@ -78,7 +78,13 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f s", b - a }'; }
 MOUNTED=()
 SUMMARY=0
 cleanup() {
-  local i
+  local i pid
+  # anything still running in the chroot (a serve of a failed step) goes first
+  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    if [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$CHROOT" ]; then
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
   if [ "$SUMMARY" = 0 ] && [ ${#RESULTS[@]} -gt 0 ]; then
     echo "arm64 smoke check: stopped early:"; printf '  %s\n' "${RESULTS[@]}"
   fi
@@ -127,17 +133,24 @@ tar -C "$SRC" --exclude='.venv*' --exclude=.git --exclude=node_modules --exclude
   --exclude=data --exclude=.mypy_cache --exclude=.pytest_cache --exclude=.ruff_cache \
   -cf - . | (mkdir -p "$CHROOT/root/table-companion" && tar -C "$CHROOT/root/table-companion" -xf -)
 
-# Run a command in the chroot with a clean environment, as root or (-u) as the service's user.
-# chroot, setpriv and env each exec the next, so a signal reaches the command itself, as
-# systemd's does.
-in_chroot() {
-  local user=root home=/root
-  if [ "$1" = -u ]; then user=$2; home=/var/lib/table-companion; shift 2; fi
-  chroot "$CHROOT" /usr/bin/setpriv --reuid="$user" --regid="$user" --init-groups \
-    /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME="$home" LANG=C.UTF-8 PYTHONUNBUFFERED=1 OPENBLAS_NUM_THREADS=1 \
-    PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    TABLE_COMPANION_TABLE__PORT="$PORT" "$@"
+# A command in the chroot with a clean environment, as root or as the service's user, in ARGV.
+# chroot, setpriv and env each exec the next, so a signal to it reaches the command itself,
+# as systemd's does.
+chroot_argv() {  # chroot_argv USER COMMAND...
+  local user=$1 home=/root
+  shift
+  if [ "$user" != root ]; then home=/var/lib/table-companion; fi
+  ARGV=(chroot "$CHROOT" /usr/bin/setpriv --reuid="$user" --regid="$user" --init-groups
+    /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+    HOME="$home" LANG=C.UTF-8 PYTHONUNBUFFERED=1 OPENBLAS_NUM_THREADS=1
+    PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1
+    TABLE_COMPANION_TABLE__PORT="$PORT" "$@")
+}
+in_chroot() {  # in_chroot [-u USER] COMMAND...
+  local user=root
+  if [ "$1" = -u ]; then user=$2; shift 2; fi
+  chroot_argv "$user" "$@"
+  "${ARGV[@]}"
 }
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 VENV=/opt/table-companion/.venv
@@ -195,20 +208,27 @@ fi
 # serve: a stop at any moment of the start (the board, the camera and the deck still starting)
 # must finish well inside the unit's TimeoutStopSec; a full start answers / and /api/state.
 TIMEOUT_STOP=$(sed -n 's/^TimeoutStopSec=//p' "$SRC/deploy/table-companion.service")
-serve() {
-  in_chroot -u companion "$COMPANION" serve --config "$CONFIG" --board sim --camera sim \
-    $SERVE_ARGS >>"$WORK/serve.log" 2>&1 &
+serve() {  # SERVE is the pid of the companion itself (chroot execs it), as systemd's MainPID
+  # shellcheck disable=SC2086 # SERVE_ARGS is several words
+  chroot_argv companion "$COMPANION" serve --config "$CONFIG" --board sim --camera sim \
+    $SERVE_ARGS
+  "${ARGV[@]}" >>"$WORK/serve.log" 2>&1 &
   SERVE=$!
+}
+running() {  # running PID: alive and not a zombie waiting to be reaped
+  local state
+  state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
 }
 stop_within_timeout() {  # stop_within_timeout WHEN: SIGTERM to $SERVE, PASS if it exits in time
   local t waited=0 took
   t=$(now)
   kill -TERM "$SERVE" 2>/dev/null || true
-  while kill -0 "$SERVE" 2>/dev/null && [ "$waited" -lt $((TIMEOUT_STOP * 10)) ]; do
+  while running "$SERVE" && [ "$waited" -lt $((TIMEOUT_STOP * 10)) ]; do
     sleep 0.1
     waited=$((waited + 1))
   done
-  if kill -0 "$SERVE" 2>/dev/null; then
+  if running "$SERVE"; then
     kill -KILL "$SERVE"
     record FAIL "serve stopped $1" "still running ${TIMEOUT_STOP} s after SIGTERM"
   else
