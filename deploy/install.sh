@@ -98,7 +98,9 @@ tar -C "$SRC" --exclude='.venv*' --exclude=.git --exclude=node_modules --exclude
 # numpy (and any compiled module the camera stack loads) is pinned at the version installed,
 # so pip never puts a second numpy in the venv that would shadow the one picamera2's
 # simplejpeg is built against (docs/raspberry-pi.md, "The camera stack").
-system python3 -m venv --system-site-packages "$PREFIX/.venv"
+# --clear: a venv from an earlier install (with its own numpy, or the development tools an old
+# `make flash` added) starts again from nothing.
+system python3 -m venv --clear --system-site-packages "$PREFIX/.venv"
 if [ -n "$ROOT" ]; then
   python3 "$SRC/deploy/system_constraints.py" >"$ROOT$PREFIX/system-constraints.txt"
 else

@@ -73,7 +73,7 @@ timing() {
   echo "$*" >>"$WORK/timings.txt"
 }
 now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f s", b - a }'; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 MOUNTED=()
 SUMMARY=0
