@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,15 @@ import pytest
 from companion.doctor import main
 from companion.inputs.camera import CORNERS_FILE
 from vision.render import CONDITIONS, render_scene
+
+
+@pytest.fixture(autouse=True)
+def free_table_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The doctor checks the table's port too: a free one, not the default 8000 that another
+    program on this machine may hold."""
+    with socket.socket() as sock:
+        sock.bind(("0.0.0.0", 0))
+        monkeypatch.setenv("TABLE_COMPANION_TABLE__PORT", str(sock.getsockname()[1]))
 
 
 def run(*argv: str) -> tuple[int, str]:
