@@ -2,19 +2,30 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two layers in one venv: `make run` installs the runtime only (what the table needs, as
+# deploy/install.sh does on the Pi); `make test` and the other developer targets add the
+# [dev] extras (pytest, mypy, ruff, playwright ...) on top.
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
+# `make flash` needs mpremote alone: its own small venv, so that `sudo make flash` in
+# /opt/table-companion never adds anything to the service's venv.
+FLASH_VENV := .venv-flash
 
-.PHONY: run test test-fast lint typecheck pytest bench boardcfg flash clean
+.PHONY: run test test-fast lint typecheck pytest bench boardcfg flash arm64-smoke clean
 
 # Re-install whenever pyproject.toml changes; a half-made venv is rebuilt.
-$(STAMP): pyproject.toml
+$(RUNTIME_STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(RUNTIME_STAMP)
+
+$(STAMP): $(RUNTIME_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUNTIME_STAMP)
 	$(BIN)/companion serve
 
 lint: $(STAMP)
@@ -48,14 +59,26 @@ bench: $(STAMP)
 	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # The firmware's copy of the board map, regenerated from hardware/boardmap.toml.
-boardcfg: $(STAMP)
+boardcfg: $(RUNTIME_STAMP)
 	$(BIN)/python -m hardware.boardmap --firmware firmware/boardcfg.py
 
 # Copy the firmware onto a Pico: make flash PORT=/dev/ttyACM0
-flash: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[board]'
-	$(BIN)/mpremote connect $(PORT) cp firmware/boardcfg.py firmware/tcboard.py firmware/tcfast.py firmware/main.py :
-	$(BIN)/mpremote connect $(PORT) reset
+# mpremote's version comes from pyproject.toml's [board] extra.
+$(FLASH_VENV)/.installed-stamp: pyproject.toml
+	@test -x $(FLASH_VENV)/bin/python || $(PYTHON) -m venv $(FLASH_VENV)
+	$(FLASH_VENV)/bin/python -m pip install --quiet $$($(PYTHON) -c 'import tomllib; \
+	  print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["board"])')
+	@touch $@
+
+flash: $(FLASH_VENV)/.installed-stamp
+	@test -n "$(PORT)" || { echo "make flash: name the Pico's port, e.g. make flash PORT=/dev/ttyACM0" >&2; exit 2; }
+	$(FLASH_VENV)/bin/mpremote connect $(PORT) cp firmware/boardcfg.py firmware/tcboard.py firmware/tcfast.py firmware/main.py :
+	$(FLASH_VENV)/bin/mpremote connect $(PORT) reset
+
+# Install and run the companion in an arm64 Debian chroot under qemu (root; minutes, so not
+# part of `make test`). docs/raspberry-pi.md shows its last result.
+arm64-smoke:
+	bash scripts/arm64-smoke.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(FLASH_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -472,7 +472,7 @@ CAMERA_FIXES = {
     "webcam": "plug the USB camera in, check `ls /dev/video*`, and that the service's user is "
               "in the video group; set [camera] index if it is not the first camera",
     "picamera2": "check the ribbon cable, that `rpicam-hello` shows a picture, and that "
-                 "python3-picamera2 is installed (deploy/install.sh does it)",
+                 "no other program uses the camera",
     "file": "set [camera] path to a video file or a folder of images that exists",
 }
 
@@ -488,6 +488,7 @@ def camera_checks(context: DoctorContext) -> Iterator[Check]:
         from vision.calibration import detect_markers
         from vision.enrolled import EnrollmentError, Gallery, default_store
         from vision.simtable import SimTable
+        from vision.sources import CameraUnavailable
     except ImportError as exc:
         yield Check("camera", False, f"the vision packages do not load ({exc})",
                     "reinstall the companion (pip install -e .) so opencv-python-headless "
@@ -497,6 +498,11 @@ def camera_checks(context: DoctorContext) -> Iterator[Check]:
     fix = CAMERA_FIXES.get(settings.source, "check the camera and its configuration")
     try:
         source = open_camera(settings, sim)
+    except CameraUnavailable as exc:
+        # the source knows the cause best: picamera2 that does not import (a numpy that
+        # does not fit, a venv that cannot see it) is no cable fault
+        yield Check("camera", False, f"{settings.source}: {exc.cause}", exc.fix or fix)
+        return
     except (OSError, ValueError) as exc:
         yield Check("camera", False, f"{settings.source}: {exc}", fix)
         return

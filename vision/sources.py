@@ -13,6 +13,7 @@ a replay). A source never raises on a bad frame; it raises
 
 from __future__ import annotations
 
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
@@ -32,7 +33,15 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
 class CameraUnavailable(OSError):
-    """A camera or replay that cannot be opened; the message says what to check."""
+    """A camera or replay that cannot be opened; the message says what to check.
+
+    ``cause`` is what went wrong and ``fix`` (when the source knows it) what to do about it;
+    the message carries both.
+    """
+
+    def __init__(self, cause: str, fix: str = "") -> None:
+        super().__init__(f"{cause}; {fix}" if fix else cause)
+        self.cause, self.fix = cause, fix
 
 
 class SourceClosed(ValueError):
@@ -134,17 +143,74 @@ class WebcamSource(FrameSource):
             self._cap = None
 
 
+SYSTEM_DIST_PACKAGES = Path("/usr/lib/python3/dist-packages")
+"""Where Debian and Raspberry Pi OS put python3-picamera2 (and the numpy it is built with)."""
+
+NUMPY_ABI_SIGNS = (
+    "numpy.dtype size changed",  # a module built against numpy 1.x, running on 2.x
+    "compiled using NumPy 1.x cannot be run in",
+    "numpy.core.multiarray failed to import",
+    "_ARRAY_API not found",
+    "numpy.core._multiarray_umath",
+)
+"""What an extension module built against another numpy says when it is imported."""
+
+
+def picamera2_import_problem(exc: BaseException) -> tuple[str, str]:
+    """What a failed ``import picamera2`` means, and its fix: (cause, fix).
+
+    >>> cause, fix = picamera2_import_problem(ValueError(
+    ...     "numpy.dtype size changed, may indicate binary incompatibility. "
+    ...     "Expected 96 from C header, got 88 from PyObject"))
+    >>> cause  # doctest: +ELLIPSIS
+    "picamera2's compiled modules do not fit the numpy this venv loads (numpy ...)..."
+    >>> "install.sh" in fix and "ribbon" not in fix
+    True
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ModuleNotFoundError) and exc.name == "picamera2":
+        if (SYSTEM_DIST_PACKAGES / "picamera2").is_dir() and sys.prefix != sys.base_prefix:
+            return ("the system has picamera2, but this virtualenv does not see it (it was made "
+                    "without --system-site-packages)",
+                    "install the service with deploy/install.sh, whose venv sees the system's "
+                    "packages, or recreate this one with python3 -m venv "
+                    "--system-site-packages")
+        return ("picamera2 is not installed",
+                "on Raspberry Pi OS: sudo apt install python3-picamera2, then run "
+                "deploy/install.sh again; picamera2 exists only in Raspberry Pi OS, so "
+                "elsewhere use a USB webcam ([camera] source = \"webcam\")")
+    if any(sign in str(exc) for sign in NUMPY_ABI_SIGNS):
+        numpy = sys.modules.get("numpy")
+        where = (f"numpy {numpy.__version__} from {Path(numpy.__file__ or '').parent.parent}"
+                 if numpy is not None else "another numpy")
+        return (f"picamera2's compiled modules do not fit the numpy this venv loads ({where}); "
+                f"they are built against the system's numpy ({text})",
+                "run deploy/install.sh again: it keeps the system's numpy and lets no newer "
+                "one into the service's venv (docs/raspberry-pi.md, 'The camera stack'); or "
+                "remove the venv's own copy: pip uninstall numpy inside the venv")
+    if isinstance(exc, ModuleNotFoundError):
+        return (f"picamera2 is installed but needs {exc.name or 'a module'} ({text})",
+                f"sudo apt install --reinstall python3-picamera2 (it brings "
+                f"{exc.name or 'its dependencies'} with it)")
+    return (f"picamera2 does not import ({text})",
+            "see whether the system's own python3 can: python3 -c 'import picamera2'; if "
+            "not, sudo apt install --reinstall python3-picamera2; if it can, run "
+            "deploy/install.sh again")
+
+
 class PiCameraSource(FrameSource):
-    """A Raspberry Pi ribbon camera through picamera2 (imported only here)."""
+    """A Raspberry Pi ribbon camera through picamera2 (imported only here).
+
+    picamera2 comes from Raspberry Pi OS, not PyPI: a failed import is reported with what
+    caused it and the matching fix (:func:`picamera2_import_problem`), not as a cable fault.
+    """
 
     def __init__(self, size: tuple[int, int] = (1280, 720), settle_frames: int = 10) -> None:
         super().__init__()
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
-        except ImportError:
-            raise CameraUnavailable(
-                "picamera2 is not installed; on Raspberry Pi OS: sudo apt install "
-                "python3-picamera2, or use a USB webcam") from None
+        except Exception as exc:  # an ABI mismatch raises ValueError, not ImportError
+            raise CameraUnavailable(*picamera2_import_problem(exc)) from None
         try:
             self._cam: Any = Picamera2()
             config = self._cam.create_video_configuration(
@@ -161,8 +227,10 @@ class PiCameraSource(FrameSource):
                 "ColourGains": meta.get("ColourGains", (1.5, 1.5)),
             })
         except Exception as exc:  # libcamera raises many kinds; all mean "no camera"
-            raise CameraUnavailable(f"the Pi camera did not start ({exc}); check the "
-                                    "ribbon cable and that no other program uses it") from None
+            raise CameraUnavailable(f"the Pi camera did not start ({exc})",
+                                    "check the ribbon cable, that `rpicam-hello` shows a "
+                                    "picture, and that no other program uses the camera"
+                                    ) from None
 
     def _read(self) -> Image | None:
         try:
