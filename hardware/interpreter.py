@@ -175,6 +175,7 @@ class CatchMagInterpreter:
         self._claims: list[_Claim] = []
         self._notices: list[BoardWarning] = []
         self._move = _Move()
+        self._over = False
 
     # -- queries ------------------------------------------------------------------
 
@@ -205,6 +206,7 @@ class CatchMagInterpreter:
         self._claims.clear()
         self._notices = []
         self._move = _Move()
+        self._over = False
 
     def station_of(self, state: State, player: str) -> int:
         if self.stations is not None:
@@ -226,6 +228,8 @@ class CatchMagInterpreter:
     def notices(self) -> list[BoardWarning]:
         """What the phones should show about the board now: the move in progress, or
         where the board and the match disagree (as of the last read)."""
+        if self._over:
+            return []
         if self._dirty:
             return self._progress()
         return list(self._notices)
@@ -306,6 +310,7 @@ class CatchMagInterpreter:
         Catch Mag is away spends that lift (it makes no failed catch)."""
         if self._baseline is None:
             self._baseline = self._raw_difference(state)
+        self._over = state.finished
         if state.turn != self._turn:
             self._turn = state.turn
             if self._lift is not None and self._lift.lifter != state.turn:
@@ -533,6 +538,8 @@ class CatchMagInterpreter:
             return []
         if "REST" in move.lifted:
             return [BoardWarning(f"{who} lifted the Catch Mag…", ("REST",))]
+        if first.sensor_id == "REST":
+            return []  # the Catch Mag put back: nothing to announce
         sensor = self.board.sensor(first.sensor_id)
         return [BoardWarning(f"{who} is moving {self._thing(sensor)}…", (sensor.id,))]
 
@@ -617,9 +624,10 @@ class CatchMagInterpreter:
             lift = self._lift
             if self.catch_mag_away:
                 out.append(BoardWarning(
-                    f"{player} has the Catch Mag (off its rest) for the rod on space {ship}: "
-                    f"if {player}'s try failed (the poles repelled), put the Catch Mag back on "
-                    "its rest, or tap 'failed catch' on the phone", ("REST",)))
+                    f"the Catch Mag is off its rest while {player} is to catch the rod on "
+                    f"space {ship}: if {player}'s try failed (the poles repelled), put the "
+                    "Catch Mag back on its rest, or tap 'failed catch' on the phone",
+                    ("REST",)))
             elif (lift is not None and lift.returned_for == (player, "catch")
                     and (lift.spent or lift.lifter != player)):
                 out.append(BoardWarning(
