@@ -33,6 +33,7 @@ with the game at every roll: :class:`Score`.
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -71,6 +72,8 @@ class FollowedMatch:
         self.now = 0.0
         self.revisions = 0
         self.process_s: list[float] = []
+        self.taps: list[float] = []
+        """When each phone entry went in."""
         self.entries: list[tuple[float, Event]] = []
         """When each board event went in (on the changes' clock), and the event."""
 
@@ -106,6 +109,7 @@ class FollowedMatch:
         except TableEventError as refusal:
             return str(refusal)
         self.actors.append("phone")
+        self.taps.append(self.now)
         self.interpreter.follow(self.state, corrected=False)
         self._read()
         return None
@@ -724,14 +728,13 @@ def play_game(habit_name: str, seed: int, share: float = 0.5,
     score.right = score.board_events - missed - score.asked
     score.revised = table.revisions
     score.process_s = table.process_s
-    for index, move in moves.items():
-        if not move.touches:
-            continue  # a failed try from the board edge: nothing to see
-        entered = [at for at, e in table.entries if e == events[index]]
-        last_touch = max(t.at for t in move.touches)
-        after = [at for at in entered if at >= last_touch]
-        if after:
-            score.latency_s.append(after[0] - last_touch)
+    # Latency: from the last thing that happened (a touch, or a tap on the phone) to the
+    # board's entry.
+    moments = sorted([t.at for t in touches] + table.taps)
+    for entered_at, _event in table.entries:
+        last = bisect.bisect_right(moments, entered_at + 1e-9)
+        if last:
+            score.latency_s.append(entered_at - moments[last - 1])
     return score
 
 
