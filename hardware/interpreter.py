@@ -60,6 +60,8 @@ SETTLE_S: Final = 0.25
 """Quiet time after the last change before a move is read (see docs/hardware.md)."""
 MIN_TRY_S: Final = 0.6
 """The Catch Mag off its rest for less than this, with nothing else moved, is a re-grip."""
+ASK_REPELLED: Final = "catch as 'Repelled' on the phone"
+"""How a question about a failed catch no sensor saw ends (the phone's button is 'Repelled')."""
 MAX_EVENTS_PER_MOVE: Final = 3
 """A settled board is explained by at most this many board events in a row."""
 
@@ -626,20 +628,20 @@ class CatchMagInterpreter:
                 out.append(BoardWarning(
                     f"the Catch Mag is off its rest while {player} is to catch the rod on "
                     f"space {ship}: if {player}'s try failed (the poles repelled), put the "
-                    "Catch Mag back on its rest, or tap 'failed catch' on the phone",
+                    f"Catch Mag back on its rest, or enter {player}'s {ASK_REPELLED}",
                     ("REST",)))
             elif (lift is not None and lift.returned_for == (player, "catch")
                     and (lift.spent or lift.lifter != player)):
                 out.append(BoardWarning(
                     f"the Catch Mag came back to its rest while {player} is to catch the rod "
-                    f"on space {ship}: was {player}'s try a failed catch? Then tap 'failed "
-                    "catch' on the phone", ("REST",)))
+                    f"on space {ship}: if {player}'s try failed (the poles repelled), enter "
+                    f"{player}'s {ASK_REPELLED}", ("REST",)))
             elif (lift is not None and lift.returned_for == (player, "catch")
                     and lift.returned_at is not None
                     and lift.returned_at - lift.at < MIN_TRY_S):
                 out.append(BoardWarning(
                     f"{player} lifted the Catch Mag for a moment: if that was a try and the "
-                    "poles repelled, tap 'failed catch' on the phone", ("REST",)))
+                    f"poles repelled, enter {player}'s {ASK_REPELLED}", ("REST",)))
         return out
 
     def _place(self, key: Key, state: State) -> str:

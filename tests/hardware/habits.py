@@ -44,7 +44,7 @@ from companion.games.catch_mag import COLORS, JOKER_SPACES, ROD_SPACES, State, k
 from companion.games.errors import TableEventError
 from companion.games.match import Match
 from hardware.boardmap import load_board_map
-from hardware.interpreter import BoardWarning, CatchMagInterpreter, Revision
+from hardware.interpreter import ASK_REPELLED, BoardWarning, CatchMagInterpreter, Revision
 from hardware.sources import SensorChange
 
 BOARD = load_board_map()
@@ -295,6 +295,14 @@ HABITS: tuple[Habit, ...] = (
           "read once the roll is tapped"),
     Habit("ball-by-hand", "a joker ball to keep taken by hand, without the Catch Mag",
           "read"),
+    Habit("wrong-station-first", "a rod first put into another player's station, then "
+          "moved to the player's own", "read (a warning while it is there)"),
+    Habit("dropped-on-board", "a rod dropped into an empty universe space on its way, "
+          "picked up again", "read (a warning while it lies there)"),
+    Habit("wrong-rod-first", "the neighbouring rod taken first and put into the row, then "
+          "put back on its space and the right rod taken", "read (a warning meanwhile)"),
+    Habit("wrong-recess-first", "a joker ball to keep first put into a home recess of "
+          "another number, then into its own", "read (a warning meanwhile)"),
 )
 HABIT_NAMES = tuple(h.name for h in HABITS)
 
@@ -405,6 +413,24 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         """A rod from ``rod_from`` into the player's ``color`` row, with the habit's touches."""
         world.color.pop(rod_from, None)
         hands.off(rod_from)
+        if style == "dropped-on-board":
+            empty = [f"U{x}" for x in ROD_SPACES
+                     if f"U{x}" not in world.present and f"U{x}" != rod_from]
+            if empty:
+                hands.wait(0.2, 0.6)
+                spot = rng.choice(empty)
+                hands.on(spot)
+                hands.wait(0.5, 2.0)
+                hands.off(spot)
+        if style == "wrong-station-first":
+            others = [st for st in range(1, 5) if st != station
+                      and world.free_slots(st, color)]
+            if others:
+                hands.wait(0.4, 1.0)
+                slot = rng.choice(world.free_slots(rng.choice(others), color))
+                hands.on(slot)
+                hands.wait(0.3, 2.5)
+                hands.off(slot)
         if style == "dropped-rod":
             hands.wait(0.2, 0.6)  # it falls on the table: seen nowhere
             hands.wait(1.0, 3.0)
@@ -450,6 +476,21 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
             mag_back()
         else:
             step(0.5, 1.5)
+            near = [f"U{x}" for x in (ship - 1, ship + 1)
+                    if f"U{x}" in world.color and f"U{x}" in world.present]
+            if style == "wrong-rod-first" and near:
+                wrong = rng.choice(near)
+                wrong_color = world.color[wrong]
+                slots = world.free_slots(station, wrong_color)
+                if slots:
+                    hands.off(wrong)
+                    hands.wait(0.4, 1.2)
+                    hands.on(slots[0])
+                    hands.wait(0.5, 2.5)
+                    hands.off(slots[0])
+                    hands.wait(0.4, 1.2)
+                    hands.on(wrong)
+                    step(0.5, 1.5)
             land(f"U{ship}", event["color"])
             if style != "rest-before-station":
                 step()
@@ -462,6 +503,15 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         step(0.5, 1.5)
         hands.off(f"U{ship}")
         step(0.4, 1.2)
+        if style == "wrong-recess-first":
+            others = [f"S{station}.J{j}" for j in JOKER_SPACES
+                      if j != ship and f"S{station}.J{j}" not in world.present]
+            if others:
+                wrong = rng.choice(others)
+                hands.on(wrong)
+                hands.wait(0.3, 2.0)
+                hands.off(wrong)
+                step(0.2, 0.6)
         hands.on(f"S{station}.J{ship}")
         if not by_hand:
             step()
@@ -589,7 +639,7 @@ def _normal(event: Event, layout_known: bool) -> Event:
     return event
 
 
-ASKS_FAILED_CATCH = "tap 'failed catch'"
+ASKS_FAILED_CATCH = ASK_REPELLED
 RETAP_S = 0.6
 """A refused roll is tapped again this much later."""
 
