@@ -46,9 +46,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="games per habit (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--habit", action="append", help="only these habits")
+    parser.add_argument("--settle", type=float, default=SETTLE_S,
+                        help=f"settle time in seconds (default {SETTLE_S}, the interpreter's)")
     args = parser.parse_args()
     chosen = [h for h in HABITS if not args.habit or h.name in args.habit]
-    print(f"settle time {SETTLE_S * 1000:.0f} ms, re-grip under {MIN_TRY_S * 1000:.0f} ms; "
+    print(f"settle time {args.settle * 1000:.0f} ms, re-grip under {MIN_TRY_S * 1000:.0f} ms; "
           f"{args.games} games per habit, the habit on half the moves")
     print(f"{'habit':20s} {'events':>7s} {'read':>6s} {'asked':>6s} {'agree':>8s} "
           f"{'phantom':>7s} {'silent':>6s} {'revised':>7s} {'retaps':>6s}")
@@ -56,7 +58,7 @@ def main() -> int:
     started = time.perf_counter()
     worst = True
     for habit in chosen:
-        score = run_habit(habit.name, args.games, first_seed=args.seed)
+        score = run_habit(habit.name, args.games, first_seed=args.seed, settle_s=args.settle)
         total.add(score)
         ok = score.agreement >= 0.99 and score.phantom == 0 and score.silent == 0
         worst = worst and ok

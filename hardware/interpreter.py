@@ -56,7 +56,7 @@ from hardware.boardmap import BoardMap, Sensor, load_board_map
 from hardware.sources import SensorChange
 
 TableEvent = dict[str, Any]
-SETTLE_S: Final = 0.25
+SETTLE_S: Final = 0.2
 """Quiet time after the last change before a move is read (see docs/hardware.md)."""
 MIN_TRY_S: Final = 0.6
 """The Catch Mag off its rest for less than this, with nothing else moved, is a re-grip."""
@@ -621,16 +621,20 @@ class CatchMagInterpreter:
                 out.append(BoardWarning(
                     f"super joker {key[1]} is out of the galaxy: it goes straight back to the "
                     f"end of arm {key[1]}", self._sensors(key, True)))
-        if (phase == "catch" and player is not None and not diff.get(("U", ship))
+        own = self.station_of(state, player) if player is not None else 0
+        if (phase == "catch" and player is not None and self.catch_mag_away
+                and not any(k[0] == "R" and k[1] == own for k in rods_to)):
+            # Nothing in the player's own station: a failed try is possible, and may have
+            # ended where no sensor sees it (the Catch Mag left on the board edge).
+            out.append(BoardWarning(
+                f"the Catch Mag is off its rest while {player} is to catch the rod on "
+                f"space {ship}: if {player}'s try failed (the poles repelled), put the "
+                f"Catch Mag back on its rest, or enter {player}'s {ASK_REPELLED}",
+                ("REST",)))
+        elif (phase == "catch" and player is not None and not diff.get(("U", ship))
                 and not rods_to):
             lift = self._lift
-            if self.catch_mag_away:
-                out.append(BoardWarning(
-                    f"the Catch Mag is off its rest while {player} is to catch the rod on "
-                    f"space {ship}: if {player}'s try failed (the poles repelled), put the "
-                    f"Catch Mag back on its rest, or enter {player}'s {ASK_REPELLED}",
-                    ("REST",)))
-            elif (lift is not None and lift.returned_for == (player, "catch")
+            if (lift is not None and lift.returned_for == (player, "catch")
                     and (lift.spent or lift.lifter != player)):
                 out.append(BoardWarning(
                     f"the Catch Mag came back to its rest while {player} is to catch the rod "

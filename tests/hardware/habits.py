@@ -44,7 +44,13 @@ from companion.games.catch_mag import COLORS, JOKER_SPACES, ROD_SPACES, State, k
 from companion.games.errors import TableEventError
 from companion.games.match import Match
 from hardware.boardmap import load_board_map
-from hardware.interpreter import ASK_REPELLED, BoardWarning, CatchMagInterpreter, Revision
+from hardware.interpreter import (
+    ASK_REPELLED,
+    SETTLE_S,
+    BoardWarning,
+    CatchMagInterpreter,
+    Revision,
+)
 from hardware.sources import SensorChange
 
 BOARD = load_board_map()
@@ -65,10 +71,11 @@ class FollowedMatch:
     as ``board`` entries, revisions replace the board's entry.
     """
 
-    def __init__(self, setup: Event, present: Iterable[str] | None = None) -> None:
+    def __init__(self, setup: Event, present: Iterable[str] | None = None,
+                 settle_s: float = SETTLE_S) -> None:
         self.match = Match(setup)
         self.actors: list[str] = []
-        self.interpreter = CatchMagInterpreter(BOARD, present=present)
+        self.interpreter = CatchMagInterpreter(BOARD, present=present, settle_s=settle_s)
         self.now = 0.0
         self.revisions = 0
         self.process_s: list[float] = []
@@ -400,8 +407,9 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         """Knocked-off and bumped rods: something else on the board moves for a while."""
         if style not in ("knocked-off", "bumped"):
             return
+        taken = f"U{event['space']}" if kind == "super-joker" else f"U{ship}"
         rods = sorted(s for s in world.present if s.startswith("U") and s in world.color
-                      and s != f"U{ship}")
+                      and s != taken)
         if not rods:
             return
         victim = rng.choice(rods)
@@ -700,7 +708,7 @@ def physical_game(events: list[Event], states: list[State], world: World, rng: r
 
 
 def play_game(habit_name: str, seed: int, share: float = 0.5,
-              layout_known: bool | None = None) -> Score:
+              layout_known: bool | None = None, settle_s: float = SETTLE_S) -> Score:
     """One random legal game played with ``habit_name`` on a share of its moves, fed
     through the interpreter and compared with the game at every roll."""
     rng = random.Random(seed)
@@ -715,7 +723,7 @@ def play_game(habit_name: str, seed: int, share: float = 0.5,
     start_present = set(world.present)
     touches, taps, moves = physical_game(events, states, world, rng, habit_name, share)
     changes = debounced(touches, start_present)
-    table = FollowedMatch(setup, present=start_present)
+    table = FollowedMatch(setup, present=start_present, settle_s=settle_s)
     score = Score(habit_name, games=1)
     score.board_events = len(moves)
     missed = 0
@@ -789,10 +797,11 @@ def play_game(habit_name: str, seed: int, share: float = 0.5,
 
 
 def run_habit(habit_name: str, games: int, first_seed: int = 0,
-              on_game: Callable[[Score], None] | None = None) -> Score:
+              on_game: Callable[[Score], None] | None = None,
+              settle_s: float = SETTLE_S) -> Score:
     total = Score(habit_name)
     for seed in range(first_seed, first_seed + games):
-        one = play_game(habit_name, seed)
+        one = play_game(habit_name, seed, settle_s=settle_s)
         if on_game is not None:
             on_game(one)
         total.add(one)

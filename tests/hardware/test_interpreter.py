@@ -277,7 +277,7 @@ def test_a_rod_first_put_into_another_players_station_is_read_where_it_ends() ->
     table = Table()
     table.roll("Ann", 4)
     assert table.hands(("lift-mag",), ("move", "U5", "S2.red.1")) == []
-    warning = table.notice()
+    warning = table.notices[0]
     assert "Ben's red row" in warning and "Ann's turn" in warning
     readings = table.hands(("move", "S2.red.1", "S1.red.1"))
     assert only_event(readings)["player"] == "Ann"
