@@ -178,6 +178,7 @@ class CatchMagInterpreter:
         self._notices: list[BoardWarning] = []
         self._move = _Move()
         self._over = False
+        self._phase: str | None = None
 
     # -- queries ------------------------------------------------------------------
 
@@ -209,6 +210,7 @@ class CatchMagInterpreter:
         self._notices = []
         self._move = _Move()
         self._over = False
+        self._phase = None
 
     def station_of(self, state: State, player: str) -> int:
         if self.stations is not None:
@@ -314,9 +316,17 @@ class CatchMagInterpreter:
             self._baseline = self._raw_difference(state)
         self._over = state.finished
         if state.turn != self._turn:
+            lift = self._lift
+            if lift is not None and lift.lifter != state.turn:
+                if (self._phase in ("roll", "super-joker") and not lift.spent
+                        and lift.returned_at is None):
+                    # Lifted while the last player was still to roll (or to take up a
+                    # super joker) and did nothing on the board: the new player's lift.
+                    lift.lifter = state.turn
+                else:
+                    lift.spent = True
             self._turn = state.turn
-            if self._lift is not None and self._lift.lifter != state.turn:
-                self._lift.spent = True
+        self._phase = pending(state)
 
     def expected(self, state: State) -> dict[Key, int]:
         """What the match says the board shows."""
