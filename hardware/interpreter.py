@@ -172,7 +172,9 @@ class CatchMagInterpreter:
         self._prior: _Lift | None = None
         """The trip before the current one, when its return is not read yet."""
         self._turn: str | None = None
-        self._frozen: frozenset[str] | None = None
+        self._ack: dict[Key, int] | None = None
+        """Where board and match differed when a phone corrected the match: not read as
+        a move again until one of those places is touched."""
         self._baseline: dict[Key, int] | None = None
         self._claims: list[_Claim] = []
         self._notices: list[BoardWarning] = []
@@ -204,7 +206,7 @@ class CatchMagInterpreter:
         self._lift = None
         self._prior = None
         self._turn = None
-        self._frozen = None
+        self._ack = None
         self._baseline = None
         self._claims.clear()
         self._notices = []
@@ -259,7 +261,8 @@ class CatchMagInterpreter:
             key = key_of(sensor)
             if key is not None:
                 self._baseline.pop(key, None)  # touched: it counts again
-        self._frozen = None
+        if self._ack is not None and key_of(sensor) in self._ack:
+            self._ack = None  # someone is putting the difference right: read it again
         if not self._dirty:
             self._move = _Move(change, state.turn)
         if not change.present:
@@ -281,11 +284,11 @@ class CatchMagInterpreter:
 
     def follow(self, state: State, corrected: bool) -> None:
         """Someone else changed the match: a phone's entry, or (``corrected``) an undo or
-        an edit. After a correction the board as it stands is not read again until
-        something on it moves; where it disagrees with the match is shown."""
+        an edit. After a correction, where the board disagrees with the match is shown,
+        not read again as a move, until a magnet in one of those places moves."""
         self._observe(state)
         if corrected:
-            self._frozen = frozenset(self._present)
+            self._ack = self.difference(state) or None
             self._claims.clear()
             if self._lift is not None:
                 self._lift.spent = True
@@ -381,13 +384,13 @@ class CatchMagInterpreter:
     def _read(self, state: State) -> list[Reading]:
         self._decided = state
         diff = self.difference(state)
-        if self._frozen is not None:
-            self._notices = self._describe(diff, state)
-            return []
+        if self._ack is not None:
+            diff = _subtract(diff, self._ack)
         out: list[Reading] = []
         revision = self._revision(diff, state)
         if revision is not None:
-            self._notices = self._describe(diff, state)  # until the table takes the revision
+            # shown until the table takes the revision
+            self._notices = self._describe(self.difference(state), state)
             return [revision]
         if state.finished:
             self._notices = []
@@ -418,8 +421,7 @@ class CatchMagInterpreter:
         for event in events:
             self._claim(event, state)
         out += events
-        diff = self.difference(current) if events else diff
-        self._notices = self._describe(diff, current)
+        self._notices = self._describe(self.difference(current), current)
         return out
 
     def _candidates(self, state: State, diff: Mapping[Key, int]) -> Iterator[TableEvent]:

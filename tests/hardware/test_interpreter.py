@@ -415,7 +415,9 @@ def test_an_undo_on_the_phone_is_not_read_again_and_the_difference_is_shown() ->
     table.undo()
     assert table.match.events == [{"type": "roll", "player": "Ann", "value": 4}]
     assert "the rod from space 5 went into Ann's blue row" in table.notices[0]
-    table.hands(("move", "S1.blue.1", "S1.white.1"))  # moved on: read again
+    assert table.hands(("lift-back", "U9"), ("lift-mag",), ("return-mag",)) == []
+    assert "the rod from space 5 went into Ann's blue row" in table.notices[0]  # still shown
+    table.hands(("move", "S1.blue.1", "S1.white.1"))  # that rod moved on: read again
     assert table.match.events[-1]["color"] == "white"
 
 
