@@ -164,23 +164,7 @@ class CatchMagInterpreter:
         self.board = board or load_board_map()
         self.stations = dict(stations) if stations is not None else None
         self.settle_s = settle_s
-        self._present: set[str] = set(self.board.initial_layout() if present is None else present)
-        self._last_change: float | None = None
-        self._dirty = False
-        self._decided: State | None = None
-        self._lift: _Lift | None = None
-        self._prior: _Lift | None = None
-        """The trip before the current one, when its return is not read yet."""
-        self._turn: str | None = None
-        self._ack: dict[Key, int] | None = None
-        """Where board and match differed when a phone corrected the match: not read as
-        a move again until one of those places is touched."""
-        self._baseline: dict[Key, int] | None = None
-        self._claims: list[_Claim] = []
-        self._notices: list[BoardWarning] = []
-        self._move = _Move()
-        self._over = False
-        self._phase: str | None = None
+        self.reset(self.board.initial_layout() if present is None else present)
 
     # -- queries ------------------------------------------------------------------
 
@@ -199,20 +183,23 @@ class CatchMagInterpreter:
         Whatever differs from the match at the next read and is not touched
         afterwards (a dead sensor, say) is taken as it is.
         """
-        self._present = set(present)
-        self._last_change = None
+        self._present: set[str] = set(present)
+        self._last_change: float | None = None
         self._dirty = False
-        self._decided = None
-        self._lift = None
-        self._prior = None
-        self._turn = None
-        self._ack = None
-        self._baseline = None
-        self._claims.clear()
-        self._notices = []
-        self._move = _Move()
+        self._decided: State | None = None
+        self._lift: _Lift | None = None
+        self._prior: _Lift | None = None
+        """The trip before the current one, when its return is not read yet."""
+        self._turn: str | None = None
+        self._phase: str | None = None
         self._over = False
-        self._phase = None
+        self._ack: dict[Key, int] | None = None
+        """Where board and match differed when a phone corrected the match: not read as
+        a move again until one of those places is touched."""
+        self._baseline: dict[Key, int] | None = None
+        self._claims: list[_Claim] = []
+        self._notices: list[BoardWarning] = []
+        self._move = _Move()
 
     def station_of(self, state: State, player: str) -> int:
         if self.stations is not None:
