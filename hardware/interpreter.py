@@ -58,7 +58,7 @@ from hardware.sources import SensorChange
 TableEvent = dict[str, Any]
 SETTLE_S: Final = 0.2
 """Quiet time after the last change before a move is read (see docs/hardware.md)."""
-MIN_TRY_S: Final = 0.6
+MIN_TRY_S: Final = 0.55
 """The Catch Mag off its rest for less than this, with nothing else moved, is a re-grip."""
 ASK_REPELLED: Final = "catch as 'Repelled' on the phone"
 """How a question about a failed catch no sensor saw ends (the phone's button is 'Repelled')."""
@@ -223,8 +223,8 @@ class CatchMagInterpreter:
         where the board and the match disagree (as of the last read)."""
         if self._over:
             return []
-        if self._dirty:
-            return self._progress()
+        if self._dirty:  # a question about a failed try stays up until the move is read
+            return self._progress() + [n for n in self._notices if ASK_REPELLED in n.message]
         return list(self._notices)
 
     # -- feeding ------------------------------------------------------------------

@@ -24,7 +24,7 @@ from hardware.sources import SensorChange
 Step = tuple[str, ...]
 TRY_S = 1.0
 """How long a failed try keeps the Catch Mag off its rest: carried to the rod, the poles
-repel, carried back (the interpreter takes anything under 0.6 s for a re-grip)."""
+repel, carried back (the interpreter takes anything under 0.55 s for a re-grip)."""
 
 
 def _station(state: State, player: str, stations: Mapping[str, int] | None) -> int:

@@ -37,7 +37,7 @@ import bisect
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games.catch_mag import COLORS, JOKER_SPACES, ROD_SPACES, State, kept_jokers
@@ -181,6 +181,8 @@ class Touch:
     at: float
     sensor: str
     present: bool
+    owner: int = -1
+    """The game event (index) the touch is part of."""
 
 
 def debounced(touches: Iterable[Touch], start: set[str]) -> list[SensorChange]:
@@ -308,6 +310,8 @@ HABITS: tuple[Habit, ...] = (
           "picked up again", "read (a warning while it lies there)"),
     Habit("wrong-rod-first", "the neighbouring rod taken first and put into the row, then "
           "put back on its space and the right rod taken", "read (a warning meanwhile)"),
+    Habit("quick-try", "a failed try done in a flash: the Catch Mag back on its rest "
+          "within half a second", "asked (it looks like a re-grip)"),
     Habit("wrong-recess-first", "a joker ball to keep first put into a home recess of "
           "another number, then into its own", "read (a warning meanwhile)"),
 )
@@ -408,8 +412,8 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         if style not in ("knocked-off", "bumped"):
             return
         taken = f"U{event['space']}" if kind == "super-joker" else f"U{ship}"
-        rods = sorted(s for s in world.present if s.startswith("U") and s in world.color
-                      and s != taken)
+        rods = sorted(s for s in world.present if s in world.color and s != taken
+                      and (s.startswith("U") or kind == "catch"))
         if not rods:
             return
         victim = rng.choice(rods)
@@ -478,7 +482,12 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         mag_off()
         nudge()
         if not event["success"]:
-            hands.wait(1.0, 2.5) if not fast else hands.wait(0.7, 1.2)
+            if style == "quick-try":
+                hands.wait(0.25, 0.5)
+            elif fast:
+                hands.wait(0.7, 1.2)
+            else:
+                hands.wait(1.0, 2.5)
             if style == "tired":
                 hands.wait(*pause)
             mag_back()
@@ -678,20 +687,20 @@ def physical_game(events: list[Event], states: list[State], world: World, rng: r
             if (nxt is not None and style == "rod-before-roll"
                     and events[nxt]["type"] == "catch" and events[nxt]["success"]):
                 move = make_move(events[nxt], states[nxt], world, rng, tap_at, "clean")
-                touches += move.touches
+                touches += [replace(t, owner=nxt) for t in move.touches]
                 moves[nxt] = move
                 early_done.add(nxt)
                 tap_at = move.end + rng.uniform(0.3, 1.5)
             elif (nxt is not None and style == "early-lift" and world.mag_on_rest
                   and is_board_event(events[nxt], states[nxt])):
                 touches.append(Touch(max(clock + 0.05, tap_at - rng.uniform(0.2, 0.8)),
-                                     "REST", False))
+                                     "REST", False, owner=nxt))
                 world.mag_on_rest = False
             taps.append(Tap(tap_at, i))
             clock = tap_at
             if late_rest:
                 clock = tap_at + rng.uniform(0.1, 1.0)
-                touches.append(Touch(clock, "REST", True))
+                touches.append(Touch(clock, "REST", True, owner=i))
                 late_rest = False
             continue
         if i in early_done or not is_board_event(event, state):
@@ -701,7 +710,7 @@ def physical_game(events: list[Event], states: list[State], world: World, rng: r
                 and move.touches[-1].present and any(e["type"] == "roll" for e in events[i:]):
             move.touches.pop()  # the Catch Mag goes back only after the next roll's tap
             late_rest = True
-        touches += move.touches
+        touches += [replace(t, owner=i) for t in move.touches]
         moves[i] = move
         clock = max([move.end, *(t.at for t in move.touches)])
     return touches, taps, moves
@@ -723,17 +732,27 @@ def play_game(habit_name: str, seed: int, share: float = 0.5,
     start_present = set(world.present)
     touches, taps, moves = physical_game(events, states, world, rng, habit_name, share)
     changes = debounced(touches, start_present)
+
+    def hold_back(tap: Tap, after: float, by: float) -> None:
+        """A refused roll: the hands of the moves after it wait for the tap to go in."""
+        nonlocal touches, changes
+        touches = [replace(t, at=t.at + by) if t.owner > tap.index and t.at > after else t
+                   for t in touches]
+        changes = debounced(touches, start_present)
+
     table = FollowedMatch(setup, present=start_present, settle_s=settle_s)
     score = Score(habit_name, games=1)
     score.board_events = len(moves)
     missed = 0
-    fed = 0
+    fed_to = -1.0
 
     def feed_until(at: float) -> None:
-        nonlocal fed
-        while fed < len(changes) and changes[fed].at <= at:
-            table.change(changes[fed])
-            fed += 1
+        """Every change reported after the last one fed, up to ``at``."""
+        nonlocal fed_to
+        for change in changes:
+            if fed_to < change.at <= at:
+                table.change(change)
+        fed_to = max(fed_to, at)
         table.advance(at)
 
     def check(upto: int, at: float, final: bool = False) -> None:
@@ -754,28 +773,34 @@ def play_game(habit_name: str, seed: int, share: float = 0.5,
         table.correct(list(events[:upto]))
 
     done_at = 0.0
+    delay = 0.0
+    """How long refused taps held the later moves back."""
     for tap in taps:
-        at = max(tap.at, done_at + 0.05)
+        at = max(tap.at + delay, done_at + 0.05)
         feed_until(at)
         event = events[tap.index]
+        asked = False
         for _attempt in range(8):
             refusal = table.phone(event, at)
             if refusal is None:
                 break
             n = len(table.match.events)
-            if (_attempt >= 2 and any(ASKS_FAILED_CATCH in w.message for w in table.notices)
+            asked = asked or any(ASKS_FAILED_CATCH in w.message for w in table.notices)
+            if (_attempt >= 2 and asked
                     and table.match.events == events[:n] and n < tap.index
                     and events[n]["type"] == "catch" and not events[n]["success"]):
                 assert table.phone(events[n], at) is None
                 score.asked += 1
                 continue
             score.retaps += 1
+            hold_back(tap, at, RETAP_S)
+            delay += RETAP_S
             at += RETAP_S
             feed_until(at)
         else:
             n = len(table.match.events)
             if (n < tap.index and events[n]["type"] == "catch" and not events[n]["success"]
-                    and not any(ASKS_FAILED_CATCH in w.message for w in table.notices)):
+                    and not asked):
                 score.silent += 1
             check(tap.index, at)
             assert table.phone(event, at) is None
