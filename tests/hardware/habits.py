@@ -249,19 +249,10 @@ class Hands:
         self.touches.append(Touch(self.at, sensor, True))
         self.world.present.add(sensor)
 
-    def carry(self, source: str, target: str) -> None:
-        """A rod from ``source`` to ``target`` (its colour goes with it)."""
-        color = self.world.color.pop(source, None)
-        self.off(source)
-        self.wait(0.4, 1.2)
-        self.on(target)
-        if color is not None:
-            self.world.color[target] = color
-
 
 @dataclass(frozen=True)
 class Habit:
-    """A way of moving; ``apply`` returns the touches of one move."""
+    """A way of moving (:func:`make_move` does its touches)."""
 
     name: str
     description: str
@@ -370,7 +361,6 @@ class Move:
 
     touches: list[Touch]
     end: float
-    mag_left_on_edge: bool = False
 
 
 def make_move(event: Event, state: State, world: World, rng: random.Random, at: float,
@@ -606,7 +596,7 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
                 touches[i], touches[i + 1] = Touch(a.at, b.sensor, b.present), \
                     Touch(b.at, a.sensor, a.present)
     end = max([hands.at, *(t.at for t in hands.touches)])
-    return Move(hands.touches, end, mag_left_on_edge=not world.mag_on_rest)
+    return Move(hands.touches, end)
 
 
 # -- playing a game with a habit -------------------------------------------------------
