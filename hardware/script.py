@@ -22,6 +22,9 @@ from companion.games.catch_mag import JOKER_SPACES, State, kept_jokers, rods_on_
 from hardware.sources import SensorChange
 
 Step = tuple[str, ...]
+TRY_S = 1.0
+"""How long a failed try keeps the Catch Mag off its rest: carried to the rod, the poles
+repel, carried back (the interpreter takes anything under 0.55 s for a re-grip)."""
 
 
 def _station(state: State, player: str, stations: Mapping[str, int] | None) -> int:
@@ -54,7 +57,7 @@ def hand_moves(event: Mapping[str, Any], state: State,
 
     if kind == "catch":
         if not event.get("success"):
-            return [("lift-mag",), ("return-mag",)]
+            return [("lift-mag",), ("try",), ("return-mag",)]
         color = str(event.get("color") or rods_on_board(state)[ship])
         return [("lift-mag",), ("move", f"U{ship}", into_row(color)), ("return-mag",)]
     if kind == "joker":
@@ -103,7 +106,9 @@ def sensor_changes(steps: Iterable[Step], start: float = 0.0,
         elif action == "lift-back":
             add(step[1], False)
             add(step[1], True)
+        elif action == "try":
+            at += TRY_S
         elif action not in ("settle", "wobble"):  # a wobble is shorter than the debounce
             raise ValueError(f"unknown step {action!r}; expected move, lift, place, lift-mag, "
-                             "return-mag, lift-back, wobble or settle")
+                             "return-mag, lift-back, try, wobble or settle")
     return out

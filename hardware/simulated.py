@@ -364,12 +364,14 @@ def run_script(sim: SimulatedBoard, steps: Iterable[tuple[str, ...]],
                on_step: Callable[[tuple[str, ...]], None] | None = None) -> None:
     """Play a list of hand movements: ``("move", a, b)``, ``("lift", s)``, ``("place", s)``,
     ``("lift-mag",)``, ``("return-mag",)``, ``("lift-back", s)``, ``("wobble", s)``,
-    ``("settle",)``."""
+    ``("settle",)``, ``("try",)`` (the Catch Mag held away for a failed try)."""
+    from hardware.script import TRY_S
+
     actions: dict[str, Callable[..., None]] = {
         "move": sim.move, "lift": sim.lift, "place": sim.place, "wobble": sim.wobble,
         "lift-back": sim.lift_back,
         "lift-mag": sim.lift_catch_mag, "return-mag": sim.return_catch_mag,
-        "settle": sim.settle,
+        "settle": sim.settle, "try": lambda: sim.settle(TRY_S),
     }
     for step in steps:
         if on_step is not None:

@@ -13,6 +13,16 @@ feed thread does the interpreting. It never reads the table from its own
 thread: the current match's (immutable) state is fetched on the event loop,
 and events go in with :meth:`TableService.submit_from_thread`.
 
+Reading a move when it is finished: every change goes to the interpreter at once
+(the phones see the move in progress, "Ann lifted the Catch Mag…"), and the feed
+thread wakes when the board has been quiet for the settle time
+(:data:`hardware.interpreter.SETTLE_S`) to read the move as a whole and enter
+what it means. It also reads the board again whenever the match changed (a roll
+tapped after the rod was already in the station is then read as the catch), and
+tells the interpreter about every phone entry, undo and correction, so its
+belief is rebuilt from the match and the board (a correction is never undone
+by the board; where the two disagree the phones say so).
+
 Timing: a change is judged against the match as it stood when the change came
 in, not when the feed gets round to it. Each change passes through the event
 loop on its way to the feed queue and is stamped there with the match as it is
@@ -38,7 +48,7 @@ from companion.games.errors import TableEventError
 from companion.service.session import SessionError
 from hardware.boardmap import BoardMap, load_board_map
 from hardware.connect import make_source, setup_problems
-from hardware.interpreter import BoardWarning, CatchMagInterpreter
+from hardware.interpreter import BoardWarning, CatchMagInterpreter, Revision
 from hardware.simulated import SimulatedBoard
 from hardware.simulated import perform as perform_on_board
 from hardware.sources import LinkStatus, SensorChange, SensorSource
@@ -51,10 +61,10 @@ log = logging.getLogger(__name__)
 GAME = "catch-mag"
 ACTOR = "board"
 STATUS_SOURCE = "board"
-TICK_SECONDS = 1.0
-"""How often the interpreter is told that time passed (it reports strays after 0.5 s)."""
+TICK_SECONDS = 0.25
+"""How often the feed looks at the match for entries made on the phones."""
 NOTICE_SECONDS = 20.0
-"""How long a warning not tied to a misplaced magnet stays up if nobody acts on it."""
+"""How long a warning of the feed's own (a refused entry) stays up if nobody acts on it."""
 LOOP_TIMEOUT = 5.0
 """How long the feed thread waits for the event loop before giving up on one step."""
 
@@ -69,8 +79,8 @@ class CurrentMatch:
     """The rules engine's state (immutable), or ``None`` when the match cannot take events."""
     events: int = 0
     """Events entered in the match so far."""
-    entries: tuple[tuple[int, str], ...] = ()
-    """Each entry's id and actor, in order."""
+    entries: tuple[tuple[int, str, Any], ...] = ()
+    """Each entry's id, actor and event, in order (an edit changes the event)."""
 
     def judge_against(self, seen: CurrentMatch | None) -> Any:
         """The state to judge a change against that was stamped with ``seen`` on arrival.
@@ -82,7 +92,7 @@ class CurrentMatch:
         if (seen is None or seen.match_id != self.match_id or seen.state is None
                 or len(self.entries) <= len(seen.entries)
                 or self.entries[:len(seen.entries)] != seen.entries
-                or any(actor == ACTOR for _, actor in self.entries[len(seen.entries):])):
+                or any(e[1] == ACTOR for e in self.entries[len(seen.entries):])):
             return self.state
         return seen.state
 
@@ -90,8 +100,6 @@ class CurrentMatch:
 @dataclass
 class _Shown:
     warning: BoardWarning
-    tracked: bool
-    """Tied to a magnet the interpreter lists as misplaced: it stays until that is put right."""
     shown_at: float
     setup: bool = False
     """The board is not set up for the new match: it stays until it is, or play starts."""
@@ -203,7 +211,8 @@ def _read_current(table: TableService) -> CurrentMatch | None:
     game = record.setup.get("game")
     state = record.match.state if record.match is not None else None
     return CurrentMatch(record.id, game if isinstance(game, str) else None, state,
-                        len(record.entries), tuple((e.id, e.actor) for e in record.entries))
+                        len(record.entries),
+                        tuple((e.id, e.actor, e.event) for e in record.entries))
 
 
 class _Feed:
@@ -227,6 +236,10 @@ class _Feed:
         self._shown: list[_Shown] = []
         self._lock = threading.Lock()
         self._reported: tuple[str, str, tuple[str, ...]] | None = None
+        self._texts: list[str] = []
+        """The warnings as last reported (read from other threads)."""
+        self._known: tuple[tuple[int, str, Any], ...] | None = None
+        """The match's entries as the interpreter last followed them."""
         self._thread = threading.Thread(target=self._run, name="board-feed", daemon=True)
 
     # -- from the source's reader thread: only queue ------------------------------
@@ -274,13 +287,17 @@ class _Feed:
 
     def warning_texts(self) -> list[str]:
         with self._lock:
-            return [s.warning.message for s in self._shown]
+            return list(self._texts)
 
     def _run(self) -> None:
         next_tick = time.monotonic() + self.tick_seconds
         while True:
+            wake = next_tick
+            due = self.interpreter.due() if self.match_id is not None else None
+            if due is not None:
+                wake = min(wake, due)
             try:
-                item = self._queue.get(timeout=max(0.0, next_tick - time.monotonic()))
+                item = self._queue.get(timeout=max(0.0, wake - time.monotonic()))
             except queue.Empty:
                 item = None
             if item is _STOP:
@@ -288,6 +305,9 @@ class _Feed:
             try:
                 if isinstance(item, tuple):
                     self._handle(*item)
+                due = self.interpreter.due()
+                if due is not None and time.monotonic() >= due:
+                    self._read()
                 if time.monotonic() >= next_tick:
                     next_tick = time.monotonic() + self.tick_seconds
                     self._on_tick()
@@ -321,6 +341,7 @@ class _Feed:
         if current is None or current.game != GAME or current.state is None:
             if self.match_id is not None:
                 self.match_id = None
+                self._known = None
                 self.awaiting_setup = False
                 self._set_warnings([])
             return None
@@ -329,6 +350,7 @@ class _Feed:
             # A new Catch Mag match (or another one made current): start from the board
             # as it is now, with nothing in flight and no old warnings.
             self.match_id = current.match_id
+            self._known = None
             self.interpreter.reset(picture)
             self._set_warnings([])
             self.awaiting_setup = False
@@ -349,7 +371,7 @@ class _Feed:
             return
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         shown = _Shown(BoardWarning(f"set the board up for a new game: {problems[0]}{more}"),
-                       True, time.monotonic(), setup=True)
+                       time.monotonic(), setup=True)
         with self._lock:
             self._shown = [shown, *(s for s in self._shown if not s.setup)]
 
@@ -361,32 +383,64 @@ class _Feed:
 
     # -- handling ------------------------------------------------------------------------
 
+    def _sync(self, current: CurrentMatch | None, state: Any) -> None:
+        """Tell the interpreter what others did to the match since it last looked."""
+        if current is None or state is None:
+            self._known = None
+            return
+        now, known = current.entries, self._known
+        self._known = now
+        if known is None or now == known:
+            return
+        if now[:len(known)] == known:
+            if any(e[1] != ACTOR for e in now[len(known):]):
+                self.interpreter.follow(state, corrected=False)
+        else:  # an undo, an edit or a deletion: the board does not enter it again
+            self.interpreter.follow(state, corrected=True)
+
     def _on_change(self, change: SensorChange, seen: CurrentMatch | None = None) -> None:
         if self.picture is None:
             self.picture = self.source.snapshot()
         current = self._current()
         state = self._follow(current)  # a resync uses the picture before this change
-        if state is not None and current is not None:
-            state = current.judge_against(seen)
         before = self.picture
         self.picture = (before | {change.sensor_id} if change.present
                         else before - {change.sensor_id})
         self._drop_acted_on(change.sensor_id)
-        if state is None:
+        if state is None or current is None:
             return
         if self.awaiting_setup:
             self._check_setup()
             return
-        accepted = False
-        readings = self.interpreter.feed(change, state)
-        log.debug("board change %s %s: %s", change.sensor_id,
-                  "placed" if change.present else "lifted", readings)
-        for reading in readings:
+        self._sync(current, state)
+        for reading in self.interpreter.feed(change, current.judge_against(seen)):
             if isinstance(reading, BoardWarning):
                 self._warn(reading)
-            else:
-                accepted = self._submit(reading) or accepted
-        self._tidy(event_accepted=accepted)
+
+    def _read(self) -> None:
+        """Read the board (settled, or the match changed) and enter what it means."""
+        for _ in range(5):  # each entry changes the match: read again, until nothing new
+            current = self._current()
+            state = self._follow(current)
+            if state is None or current is None or self.awaiting_setup:
+                return
+            self._sync(current, state)
+            entered = False
+            for reading in self.interpreter.settle(time.monotonic(), state):
+                if isinstance(reading, BoardWarning):
+                    self._warn(reading)
+                elif isinstance(reading, Revision):
+                    entered = self._revise(reading) or entered
+                else:
+                    entered = self._submit(reading) or entered
+            if not entered:
+                return
+
+    def _entered(self) -> None:
+        """The board's own entry went in: the interpreter need not follow it."""
+        current = self._current()
+        if current is not None:
+            self._known = current.entries
 
     def _submit(self, event: dict[str, Any]) -> bool:
         described = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
@@ -404,6 +458,36 @@ class _Feed:
                                     "table did not confirm it in time: check the match on a "
                                     "phone"))
             return False
+        self._entered()
+        return True
+
+    def _revise(self, revision: Revision) -> bool:
+        """Replace the board's last entry of ``revision.old`` by ``revision.new``."""
+        table = self.table
+
+        def edit() -> str | None:
+            record = table.session.match()
+            for entry in reversed(record.entries):
+                if entry.actor == ACTOR and entry.event == revision.old:
+                    if table.session.check_edit(record.id, entry.id, revision.new):
+                        return "later entries would no longer fit"
+                    table.edit(record.id, entry.id, revision.new, ACTOR)
+                    return None
+            return "the board's entry is no longer in the match"
+
+        try:
+            problem = table.run_from_thread(edit, timeout=LOOP_TIMEOUT)
+        except (TableEventError, SessionError) as refusal:
+            problem = str(refusal)
+        except TimeoutError:
+            problem = "the table did not answer in time"
+        if problem is not None:
+            self._warn(BoardWarning(
+                f"the board shows the rod in the {revision.new.get('color')} row, but the "
+                f"match counts it as {revision.old.get('color')} and cannot be changed "
+                f"({problem}): correct it on a phone, or move the rod back"))
+            return False
+        self._entered()
         return True
 
     def _on_status(self, status: LinkStatus, snapshot: frozenset[str]) -> None:
@@ -417,24 +501,18 @@ class _Feed:
                     self._check_setup()
 
     def _on_tick(self) -> None:
-        state = self._follow(self._current())
+        self._read()  # the match may have changed on a phone: read the board against it
         now = time.monotonic()
-        if state is not None and not self.awaiting_setup:
-            for reading in self.interpreter.tick(now):
-                if isinstance(reading, BoardWarning):
-                    self._warn(reading)
         with self._lock:
             self._shown = [s for s in self._shown
-                           if s.tracked or now - s.shown_at < NOTICE_SECONDS]
+                           if s.setup or now - s.shown_at < NOTICE_SECONDS]
 
     # -- warnings --------------------------------------------------------------------------
 
     def _warn(self, warning: BoardWarning) -> None:
-        misplaced = self.interpreter.misplaced
-        tracked = any(s in misplaced for s in warning.sensors)
         with self._lock:
             self._shown = [s for s in self._shown if s.warning.message != warning.message]
-            self._shown.append(_Shown(warning, tracked, time.monotonic()))
+            self._shown.append(_Shown(warning, time.monotonic()))
             del self._shown[:-10]  # the dashboard shows at most ten
 
     def _set_warnings(self, shown: list[_Shown]) -> None:
@@ -442,35 +520,28 @@ class _Feed:
             self._shown = shown
 
     def _drop_acted_on(self, sensor_id: str) -> None:
-        """A notice about a sensor goes once someone touches that sensor."""
+        """A notice of the feed's own about a sensor goes once someone touches that sensor."""
         with self._lock:
             self._shown = [s for s in self._shown
-                           if s.tracked or sensor_id not in s.warning.sensors]
+                           if s.setup or sensor_id not in s.warning.sensors]
 
-    def _tidy(self, event_accepted: bool) -> None:
-        """Take down warnings the board has been put right for."""
-        misplaced = self.interpreter.misplaced
-        picture = self.picture or frozenset()
-
-        def still_wrong(shown: _Shown) -> bool:
-            if shown.setup:
-                return True  # until the board is set up or play starts (see _follow)
-            sensors = shown.warning.sensors
-            if any(s in misplaced for s in sensors):
-                return True
-            if event_accepted:
-                return False
-            if not shown.tracked:
-                return True
-            # Lifted from where it should not be: up until it is back where it belongs.
-            return len(sensors) > 1 and sensors[1] not in picture
-
+    def _warnings(self) -> list[str]:
+        """The feed's own notices, then the interpreter's (the move in progress, or where
+        the board and the match disagree)."""
         with self._lock:
-            self._shown = [s for s in self._shown if still_wrong(s)]
+            own = [s.warning.message for s in self._shown]
+        if self.match_id is None or self.awaiting_setup:
+            return own[:10]
+        seen = set(own)
+        board = [w.message for w in self.interpreter.notices() if w.message not in seen]
+        return (own + board)[:10]
 
     def _report(self) -> None:
         link = self.link
-        warnings = tuple(self.warning_texts())
+        texts = self._warnings()
+        with self._lock:
+            self._texts = texts
+        warnings = tuple(texts)
         current = (link.state, link.detail, warnings)
         if current == self._reported:
             return

@@ -88,14 +88,16 @@ def test_the_debounce_is_time_not_a_count_of_scans(
 def test_the_board_measures_its_own_scan_rate(wired: tuple[GpioBoard, MockCircuit]) -> None:
     board, _ = wired
     assert board.scan_speed is None  # nothing measured yet
-    deadline = time.perf_counter() + 0.6
+    started = time.perf_counter()
+    deadline = started + 0.6
     while time.perf_counter() < deadline:
         board.scan()
+    elapsed = time.perf_counter() - started
     speed = board.scan_speed
     assert speed is not None and speed.target_hz == 1000
-    assert speed.scans_per_s > 0 and 0 < speed.slowest_scan_s < 0.25
-    # scanning flat out: at least as many scans as the slowest one allows (half, for the loop)
-    assert speed.scans_per_s >= 0.5 / speed.slowest_scan_s
+    # no figure is asserted (a busy machine stalls any scan): the slowest scan is one of
+    # those made, and the rate counts them
+    assert speed.scans_per_s > 0 and 0 < speed.slowest_scan_s <= elapsed
 
 
 def test_pins_already_in_use_are_refused_and_reported() -> None:
