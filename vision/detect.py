@@ -19,6 +19,11 @@ after fitting a line to each side (rounded corners pull polygon vertices in).
 A light card on a light table can escape both cues (its unshadowed sides are too
 faint to close its outline); where an outline's hull is card-shaped and no card
 found explains it, a second, more sensitive look at the edges there finds it.
+
+Overlapping cards make one outline round them all. The top card still shows three of
+its corners on it, with full sides between: those give the fourth corner, and the
+card is kept when its sides lie on edges all round. Every card found says whether it
+overlaps another, since a corner of it may then show the other card's index.
 """
 
 from __future__ import annotations
