@@ -79,7 +79,11 @@ def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     return p[(np.arange(4) + start) % 4]
 
 
-def _fit_line(pts: NDArray[np.float32]) -> tuple[float, float, float, float]:
+Line = tuple[float, float, float, float]
+"""A line as ``cv2.fitLine`` gives it: direction (vx, vy) and a point (x, y)."""
+
+
+def _fit_line(pts: NDArray[np.float32]) -> Line:
     """Direction and a point of the line through ``pts``, robust to a few points off it
     (a notch, a neighbour's edge). A plain least-squares fit with the far points
     dropped is cheaper but reads small cards measurably worse."""
@@ -110,7 +114,7 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
     t = (rel_x * unit[:, 0, None] + rel_y * unit[:, 1, None]) / length[:, None]
     dist = np.abs(rel_x * unit[:, 1, None] - rel_y * unit[:, 0, None])
     near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(3.0, 0.04 * length)[:, None])
-    lines = []
+    lines: list[Line] = []
     for i in range(4):
         sel = pts[near[i]]
         if len(sel) < 5:
@@ -118,19 +122,26 @@ def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
         # a large card's side has thousands of points: a few hundred place the line as
         # well, at a fraction of the robust fit's cost
         lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
+    out = _meeting_points(lines)
+    if out is None or float(np.hypot(*(out - a).T).max()) > 0.2 * math.sqrt(
+            cv2.contourArea(a)):
+        return approx
+    return out
+
+
+def _meeting_points(lines: list[Line]) -> Quad | None:
+    """Where each side's line meets the previous side's: the four corners (``None``
+    when two neighbouring sides are parallel)."""
     corners = []
     for i in range(4):
         vx1, vy1, x1, y1 = lines[i - 1]
         vx2, vy2, x2, y2 = lines[i]
         det = vx2 * vy1 - vx1 * vy2
         if abs(det) < 1e-6:
-            return approx
+            return None
         s = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
         corners.append((x1 + s * vx1, y1 + s * vy1))
-    out = np.array(corners, np.float32)
-    if float(np.hypot(*(out - a).T).max()) > 0.2 * math.sqrt(cv2.contourArea(a)):
-        return approx
-    return out
+    return np.array(corners, np.float32)
 
 
 def _corner_angles(q: Quad) -> NDArray[np.float64]:
@@ -702,7 +713,7 @@ def _snapped(edges: Image, quad: Quad) -> Quad | None:
     x1, y1 = min(x + bw + pad, w), min(y + bh + pad, h)
     ys, xs = np.nonzero(edges[y0:y1, x0:x1])
     pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-    lines = []
+    lines: list[Line] = []
     for a, b in zip(quad, quad[_NEXT], strict=True):
         side = b - a
         length = float(np.hypot(*side))
@@ -717,17 +728,9 @@ def _snapped(edges: Image, quad: Quad) -> Quad | None:
             lines.append((float(unit[0]), float(unit[1]), float(a[0]), float(a[1])))
         else:
             lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
-    corners = []
-    for i in range(4):
-        vx1, vy1, xa, ya = lines[i - 1]
-        vx2, vy2, xb, yb = lines[i]
-        det = vx2 * vy1 - vx1 * vy2
-        if abs(det) < 1e-6:
-            return None
-        k = ((xb - xa) * (-vy2) - (yb - ya) * (-vx2)) / det
-        corners.append((xa + k * vx1, ya + k * vy1))
-    out = np.array(corners, np.float32)
-    if float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(cv2.contourArea(quad)):
+    out = _meeting_points(lines)
+    if out is None or float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(
+            cv2.contourArea(quad)):
         return None
     return order_clockwise(out)
 
