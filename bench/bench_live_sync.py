@@ -20,7 +20,6 @@ import asyncio
 import itertools
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,28 +31,13 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from processes import free_port, rss_kib
+
 from companion.games.match import Match
 from tests.service.sse import ChunkedSseParser
 
 PIN = "2468"
 PLAYERS = ["Ann", "Ben", "Cy"]
-
-
-def rss_kib(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Watcher:

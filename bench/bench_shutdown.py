@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -22,12 +21,7 @@ import tempfile
 import time
 import urllib.request
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from processes import free_port
 
 
 def wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import configparser
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,14 +19,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+from processes import free_port
+
 UNIT = Path(__file__).resolve().parents[1] / "deploy" / "table-companion.service"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def timeout_stop_sec() -> float:

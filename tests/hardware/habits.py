@@ -468,6 +468,27 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
                 hands.on(slot)
         world.color[slot] = color
 
+    def swipe(victim_station: int, color: str, ball_home: str) -> None:
+        """A rod taken from another station with a joker ball, the ball put back on its
+        space (before the rod is placed, in the "ball-back-first" habit)."""
+        rod_from = rng.choice(world.rods_in(victim_station, color))
+        if style == "ball-back-first":
+            world.color.pop(rod_from, None)
+            hands.off(rod_from)
+            step(0.3, 0.8)
+            hands.on(ball_home)
+            step(0.3, 0.8)
+            slot = rng.choice(world.free_slots(station, color))
+            hands.on(slot)
+            world.color[slot] = color
+        else:
+            land(rod_from, color)
+            step()
+            hands.on(ball_home)
+        if style != "rest-before-station":
+            step()
+            mag_back()
+
     if kind == "catch":
         mag_off()
         nudge()
@@ -531,23 +552,7 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         step(0.5, 1.5)
         hands.off(f"U{ship}")  # the ball hangs from the Catch Mag
         step(0.5, 1.5)
-        rod_from = rng.choice(world.rods_in(victim_station, color))
-        if style == "ball-back-first":
-            world.color.pop(rod_from, None)
-            hands.off(rod_from)
-            step(0.3, 0.8)
-            hands.on(f"U{ship}")
-            step(0.3, 0.8)
-            slot = rng.choice(world.free_slots(station, color))
-            hands.on(slot)
-            world.color[slot] = color
-        else:
-            land(rod_from, color)
-            step()
-            hands.on(f"U{ship}")
-        if style != "rest-before-station":
-            step()
-            mag_back()
+        swipe(victim_station, color, f"U{ship}")
     elif kind == "super-joker":
         arm = f"G{JOKER_SPACES.index(ship) + 1}"
         mag_off()
@@ -571,23 +576,7 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
         step(0.5, 1.5)
         hands.off(f"S{station}.J{ball}")
         step(0.5, 1.5)
-        rod_from = rng.choice(world.rods_in(victim_station, color))
-        if style == "ball-back-first":
-            world.color.pop(rod_from, None)
-            hands.off(rod_from)
-            step(0.3, 0.8)
-            hands.on(f"U{ball}")
-            step(0.3, 0.8)
-            slot = rng.choice(world.free_slots(station, color))
-            hands.on(slot)
-            world.color[slot] = color
-        else:
-            land(rod_from, color)
-            step()
-            hands.on(f"U{ball}")
-        if style != "rest-before-station":
-            step()
-            mag_back()
+        swipe(victim_station, color, f"U{ball}")
     if fast:  # two hands: neighbouring touches of different recesses come in any order
         touches = hands.touches
         for i in range(len(touches) - 1):
