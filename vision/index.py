@@ -84,6 +84,9 @@ class Candidate:
     up, black ink about 0.1 and below."""
     corner: int
     """0 top-left, 1 bottom-right (where every standard deck prints its index)."""
+    chroma: float = 0.0
+    """How coloured the glyphs' ink is, whatever its hue (:func:`chroma_of`): black ink
+    near 0; the blue, green or yellow of a four-colour deck well above."""
 
 
 def paper_colour(card: Image) -> NDArray[np.float32]:
@@ -148,6 +151,7 @@ class CornerInk:
     red: NDArray[np.float32]
     corner: int
     card_size: tuple[int, int]  # the card's height and width
+    chroma: NDArray[np.float32] | None = None
 
 
 def corner_ink(card: Image, paper: NDArray[np.float32], corner: int) -> CornerInk:
@@ -158,7 +162,17 @@ def corner_ink(card: Image, paper: NDArray[np.float32], corner: int) -> CornerIn
     ink, red = ink_and_redness(window, paper)
     ink[:MARGIN, :] = 0
     ink[:, :MARGIN] = 0
-    return CornerInk(ink, red, corner, (h, w))
+    return CornerInk(ink, red, corner, (h, w), chroma_of(window, paper))
+
+
+def chroma_of(window: NDArray[np.uint8], paper: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How far each pixel's white-balanced colour is from grey, relative to its darkness:
+    any coloured ink scores high, black ink and paper near 0."""
+    f = np.asarray(window, np.float32) / paper
+    b, g, r = cv2.split(f)
+    spread = cv2.max(cv2.max(b, g), r) - cv2.min(cv2.min(b, g), r)
+    dark = np.maximum(1.0 - cv2.min(cv2.min(b, g), r), 0.05)
+    return np.asarray(np.clip(spread / dark, 0, 2), np.float32)
 
 
 CUT_RANGE = (0.06, 0.2)
@@ -187,14 +201,14 @@ def cut_off(window: CornerInk, most: int = 2) -> list[CornerInk]:
     for i in sorted(minima, key=lambda i: inside[i])[:most]:
         cut = np.array(ink, copy=True)
         cut[:, lo + i:] = 0
-        out.append(CornerInk(cut, window.red, window.corner, window.card_size))
+        out.append(CornerInk(cut, window.red, window.corner, window.card_size, window.chroma))
     return out
 
 
 def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
                       ) -> list[Candidate]:
     """Rank-over-suit pairs in one corner's ink, cut at each of ``levels``."""
-    ink, red, corner = window.ink, window.red, window.corner
+    ink, red, corner, chroma = window.ink, window.red, window.corner, window.chroma
     h, w = window.card_size
     wh, ww = ink.shape
     if float(ink.max()) < 0.25:
@@ -229,7 +243,8 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
             suit = _glyph(ink, labels, [suit_id], suit_box)
             sel = _labelled(labels, [suit_id, *rank_ids])
             redness = float(red[sel].mean()) if sel.any() else 0.0
-            out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner))
+            coloured = float(chroma[sel].mean()) if chroma is not None and sel.any() else 0.0
+            out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner, coloured))
             if len(out) >= MAX_CANDIDATES:
                 return out
     return out

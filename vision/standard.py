@@ -57,6 +57,11 @@ Image = NDArray[np.uint8]
 
 COURTS = frozenset({"J", "Q", "K"})
 
+FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
+"""The suits a four-colour deck may print in a colour of their own (blue, orange or yellow
+diamonds; green clubs, or green spades in a skat deck): their ink need be neither red nor
+black. Hearts are red in every deck."""
+
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
 the other way up shows them at the same places)."""
@@ -93,6 +98,9 @@ class Thresholds:
     """Redness of the index ink above which it is red (see :func:`vision.index.ink_and_redness`)."""
     black: float = 0.1
     """Redness below which it is black; between the two the colour is unclear."""
+    coloured: float = 0.45
+    """Chroma (:func:`vision.index.chroma_of`) of ink that is neither red nor black: a
+    four-colour deck's diamonds or clubs."""
     glare_fraction: float = 0.12
     """Fraction of a corner's pixels washed out (every channel at 250 or more) at which an
     unread corner is put down to glare."""
@@ -151,7 +159,10 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         printed, suit = PRINTED_RANKS[ri], SUITS[si]
         red = cand.redness >= th.red
         black = cand.redness <= th.black
-        colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS)
+        # a four-colour deck prints diamonds blue, orange or yellow, and clubs or spades green
+        coloured = not red and cand.chroma >= th.coloured
+        colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS) or (
+            coloured and suit in FOUR_COLOUR_SUITS)
         out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
                                  float(rank_p[i, ri]), float(suit_p[i, si]), colour_ok,
                                  cand.corner,

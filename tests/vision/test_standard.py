@@ -219,6 +219,25 @@ def test_a_pips_suit_must_fit_its_colour() -> None:
     assert right == total
 
 
+FOUR_COLOUR = [d for d in ("aisleriot-anglo-modern-4-color", "aisleriot-neoclassical-4-color",
+                           "aisleriot-atlasnye-skat") if d in INSTALLED]
+
+
+@pytest.mark.skipif(not FOUR_COLOUR, reason="no four-colour design installed "
+                    "(scripts/ensure-card-designs.sh)")
+def test_four_colour_decks_are_read_and_hearts_stay_red() -> None:
+    # blue, orange or yellow diamonds, green clubs (or green spades in a skat deck)
+    for design in FOUR_COLOUR:
+        for card in ("7D", "QD", "5C", "9S", "3H"):
+            assert identify_standard(_seen(design, card)).card == card, (design, card)
+    # hearts are red in every deck: a heart printed yellow is not named
+    heart = _seen(FOUR_COLOUR[0], "7H")
+    yellow = heart.copy()
+    yellow[..., 1] = heart[..., 2]  # green as strong as red: yellow ink
+    assert identify_standard(heart).card == "7H"
+    assert identify_standard(yellow).card is None
+
+
 def test_a_small_card_with_one_corner_hidden_is_named_when_its_pips_count_the_rank() -> None:
     # one corner alone is not enough on a card a few dozen pixels wide ...
     nine = _ours("9D")
