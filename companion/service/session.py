@@ -366,7 +366,9 @@ class TableSession:
         if not isinstance(match_id, int) or match_id not in self.matches:
             return None
         target = self.matches[match_id]
-        if kind == "event" and isinstance(body.get("event"), dict):
+        if kind == "resume":  # an earlier match is played on (companion.service.display)
+            self.current = match_id
+        elif kind == "event" and isinstance(body.get("event"), dict):
             entry = Entry(record.seq, body["event"], record.actor, record.at)
             if target.match is None:
                 target.entries.append(replace(entry, error=target.error, text=target.error or ""))
