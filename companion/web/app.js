@@ -564,8 +564,8 @@
     const record = (ui.snap.matches || []).find((m) => m.id === matchId);
     const gameId = record ? record.game : (ui.snap.match || {}).game;
     const game = GAMES[gameId] || {};
-    const type = ((game.typeLabels || {})[ev.type] || ev.type || "event").toLowerCase();
-    const what = `${ev.player ? ev.player + "'s " : ""}${type}`;
+    const type = ((game.typeNouns || {})[ev.type] || (game.typeLabels || {})[ev.type] || ev.type || "event").toLowerCase();
+    const what = `${ev.player ? ev.player + "'s" : "the"} ${type}`;
     const setup = b.setup || {};
     switch (h.kind) {
       case "match": return `started ${WORDS.GAME_TITLES[setup.game] || "a match"} with ${(setup.players || []).join(", ")}${b.imported ? " (imported)" : ""}`;

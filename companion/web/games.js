@@ -36,6 +36,7 @@
     defaultType: (s) => (s.table_dealt ? "play" : "table"),
     typesNow: (s) => [s.table_dealt ? "play" : "table"],
     typeLabels: {table: "Table cards", play: "Play a card"},
+    typeNouns: {table: "table cards", play: "card"},
     types: {
       table: [{key: "cards", kind: "star-cards", label: "The 4 face-up table cards", max: 4,
         options: (s, cat) => cat.cards.filter((c) => c !== "M")}],
@@ -47,6 +48,7 @@
   GAMES["star-plus"] = {
     setup: {key: "first", label: "Who starts"},
     typeLabels: {play: "Play cards", draw: "Draw (skip)"},
+    typeNouns: {play: "cards", draw: "draw"},
     panel(s, ui) {
       return `<div class="row" style="justify-content:space-around">
           <div><h2>Target</h2><div id="sp-target" class="big-number">${s.target}</div></div>
@@ -90,6 +92,7 @@
     legalQuery: "legal-events",
     typeLabels: {roll: "Roll", catch: "Catch", joker: "Joker ball", "super-joker": "Super joker",
       "use-joker": "Use a kept ball"},
+    typeNouns: {"use-joker": "kept ball"},
     types: {
       roll: [cmPlayer, {key: "value", kind: "die", legal: true, label: "Die"}],
       catch: [cmPlayer, {key: "success", kind: "bool", legal: true, labels: ["Caught it", "Repelled"], label: "The rod", order: [true, false]},
@@ -150,6 +153,7 @@
     defaultType: (s) => (s.awaiting_reveal ? "reveal" : "play"),
     typesNow: (s) => (s.awaiting_reveal ? ["reveal"] : ["play"]),
     typeLabels: {play: "Play", reveal: "Reveal the hands"},
+    typeNouns: {play: "card", reveal: "hands"},
     hint(form) {
       const o = form.draft.type === "play" ? form.outcome() : null;
       return o && o.text ? `<span class="pill">${esc(o.text)}</span>` : "";

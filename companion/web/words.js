@@ -21,7 +21,7 @@
   };
 
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many || one + "s"}`;
-  const fieldName = (key, labels) => (labels && labels[key]) || FIELDS[key] || "a choice";
+  const fieldName = (key, labels) => FIELDS[key] || (labels && labels[key]) || "a choice";
 
   /** A list written in JSON (["Z"], [], ["9S", "JD"]) as words. */
   function listWords(json) {
@@ -59,6 +59,7 @@
     t = t.replace(/(\[[^\]]*\])/g, (all) => listWords(all));
     t = t.replace(/\{[^}]*\}/g, "that");
     t = t.replace(/(?:field |setup )?'([\w-]+)'/g, (all, key) => (FIELDS[key] || (labels && labels[key]) ? fieldName(key, labels) : key));
+    t = t.replace(/\bgive (the [^;:.]+?) as one of ([^;.]+)/g, "choose $1 ($2)");
     t = t.replace(/\bnull\b/g, "nothing");
     t = t.replace(/"([^"]*)"/g, "$1");
     t = t.replace(/\b(cant-catch-harry|star-catcher|star-plus|catch-mag)\b/g, (g) => GAME_TITLES[g]);
