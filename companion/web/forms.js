@@ -515,6 +515,7 @@
       const d = this.draft;
       const cat = this.catalog;
       const hands = d[f.key] || (d[f.key] = {});
+      for (const p of this.s.players) hands[p] = hands[p] || [];  // an empty hand is a hand
       const max = () => cat.max_hand || 5;
       const active = this.activePlayer(f, hands, max);
       const cards = hands[active] || [];
