@@ -233,7 +233,7 @@
     $("game-panel").innerHTML = panel;
     $("game-panel").classList.toggle("hidden", !panel);
     const last = m.entries[m.entries.length - 1];
-    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${describeEvent(m.game, last.event)} (no longer fits)` : last.text;
+    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${describeEvent(m.game, last.event)} (no longer fits)` : WORDS.names(m.game, last.text);
     $("undo").disabled = !last;
     renderScores(m);
     renderEntries(m);
@@ -276,7 +276,7 @@
       <li class="${e.flagged ? "flagged" : ""}" data-entry="${e.id}">
         <div class="entry-text">${e.flagged
           ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${esc(WORDS.plain(e.error))}</div>`
-          : esc(e.text)}
+          : esc(WORDS.names(m.game, e.text))}
         <div class="meta">Event ${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
         <div class="entry-actions player-only">
           <button class="small" data-fix="${e.id}" aria-label="Fix event ${number.get(e.id)}">Fix</button>
@@ -417,7 +417,7 @@
     const r = await api("POST", "/api/undo", {match: matchId});
     if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
     const entry = r.data.entry || {};
-    const gone = entry.text || "the last event";
+    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event");
     toast(`Undone: ${gone}`, "undo", {label: "Redo", run: () => restoreEvent(matchId, entry.event)}, 8);
     return true;
   }

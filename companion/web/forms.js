@@ -202,9 +202,9 @@
       const c = this.check;
       if (!c) return this.touched ? "checking…" : "";
       if (!c.ok && !this.touched) return esc(this.prompt());
-      if (!c.ok) return esc((c.missing ? "" : "✗ ") + c.error);
+      if (!c.ok) return esc((c.missing ? "" : "✗ ") + WORDS.names(this.match.game, c.error));
       const n = (c.flagged || []).length;
-      return esc("✓ " + c.text) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
+      return esc("✓ " + WORDS.names(this.match.game, c.text)) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
     }
 
     /** Before the first tap: what to do, not what is wrong. */

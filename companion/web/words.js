@@ -41,7 +41,13 @@
   function plain(text, labels) {
     let t = String(text == null ? "" : text).trim();
     if (!t) return "";
-    let m = /^missing field '([\w-]+)'/.exec(t);
+    let m = /^every event needs a string field 'type' \((one of [^)]*)\)/.exec(t);
+    if (m) return `Say what happened: ${m[1]}.`;
+    t = t.replace(/Input should be a valid dictionary/g, "that is not an event");
+    t = t.replace(/List should have at most (\d+) items after validation, not (\d+)/g, "at most $1, not $2");
+    t = t.replace(/List should have at least (\d+) items? after validation, not (\d+)/g, "at least $1, not $2");
+    t = t.replace(/\s*\(Expecting[^)]*\)?/g, "");
+    m = /^missing field '([\w-]+)'/.exec(t);
     if (m) return `Still to choose: ${fieldName(m[1], labels)}.`;
     m = /^field '([\w-]+)' must be (.*?), got (null|\[\]|""|\{\})$/.exec(t);
     if (m) return `Still to choose: ${fieldName(m[1], labels)}.`;
@@ -56,6 +62,7 @@
   function plainRest(text, labels) {
     let t = text;
     t = t.replace(/,? ?got (null|\[[^\]]*\]|"[^"]*"|'[^']*'|\{[^}]*\})/g, "");
+    t = t.replace(/,? got (\d+(?: [a-z]+)?)(?=[;.]|$)/g, " ($1 so far)");
     t = t.replace(/(\[[^\]]*\])/g, (all) => listWords(all));
     t = t.replace(/\{[^}]*\}/g, "that");
     t = t.replace(/(?:field |setup )?'([\w-]+)'/g, (all, key) => (FIELDS[key] || (labels && labels[key]) ? fieldName(key, labels) : key));
@@ -82,5 +89,14 @@
     wrongTargets: (n) => `Pick the 4 face-up target cards (${n} of 4 picked).`,
   };
 
-  window.WORDS = {plain, plural, GAME_TITLES, FIELDS, MESSAGES, fieldName};
+  /** An engine's line with Can't Catch Harry's card kinds by their printed names
+   * ("set of baby-james" -> "set of Baby James"). */
+  function names(game, text) {
+    if (game !== "cant-catch-harry" || !window.CARDS) return text;
+    const printed = window.CARDS.HARRY;
+    return String(text).replace(/\b[a-z]+(?:-[a-z]+)*\b/g, (word) =>
+      (word !== "everyone" && printed[word] ? printed[word] : word));
+  }
+
+  window.WORDS = {plain, plural, names, GAME_TITLES, FIELDS, MESSAGES, fieldName};
 })();
