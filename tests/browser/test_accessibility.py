@@ -14,7 +14,7 @@ from tests.browser.conftest import PHONE, signed_in
 from tests.browser.tables import GAMES, play
 from tests.service.conftest import RunningServer
 
-SMALL_TARGETS = """() => [...document.querySelectorAll('button, a, input, select, summary, textarea')]
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, a, input, select, summary')]
   .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
   .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
   .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
@@ -81,7 +81,8 @@ def test_display_and_camera_pages(themed: Page, server: RunningServer) -> None:
     expect(themed.locator(".d-board .space")).to_have_count(30)
     # Readable from 2 m on a 1280 px tablet: the totals are big.
     themed.set_viewport_size({"width": 1280, "height": 800})
-    size = themed.locator(".d-total").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    size = themed.locator(".d-total").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 90
 
 

@@ -4,6 +4,7 @@ and every total on the page is the same number."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -57,15 +58,18 @@ def test_standings_and_turn_need_no_scrolling(phone: Page, server: RunningServer
             expect(phone.locator("#next")).not_to_be_empty()
         # Leader first, and the same totals as the engine's, in the standings and the table.
         shown = phone.locator("#standings .standing").evaluate_all(
-            "items => items.map(li => [li.dataset.player, Number(li.querySelector('.st-total').textContent)])")
+            "items => items.map(li => [li.dataset.player,"
+            " Number(li.querySelector('.st-total').textContent)])")
         assert sorted(shown, key=lambda pair: -pair[1]) == shown
         assert dict(shown) == summary["totals"]
         for player, total in summary["totals"].items():
-            expect(phone.locator(f"#scoreboard td.total[data-player='{player}']")).to_have_text(str(total))
+            cell = phone.locator(f"#scoreboard td.total[data-player='{player}']")
+            expect(cell).to_have_text(str(total))
         # The menu bar fits: no tab runs into the next, none off screen.
         boxes = phone.locator(".bar .nav:visible").evaluate_all(
-            "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
-        for (_, right), (left, _) in zip(boxes, boxes[1:], strict=False):
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.right]; })")
+        for (_, right), (left, _) in itertools.pairwise(boxes):
             assert right <= left + 0.5, boxes
         conn = phone.locator("#conn").bounding_box()
         assert conn is not None and boxes[-1][1] <= conn["x"] + 0.5

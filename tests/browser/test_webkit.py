@@ -149,7 +149,8 @@ def sign_in(driver: WebDriver, url: str) -> None:
     css(driver, "body.player")
 
 
-def start(driver: WebDriver, game: str, players: list[str], targets: list[str] = ()) -> None:
+def start(driver: WebDriver, game: str, players: list[str],
+          targets: tuple[str, ...] = ()) -> None:
     tap(driver, "#nav-new")
     tap(driver, f"[data-setup-game='{game}']")
     inputs = driver.find_elements(By.CSS_SELECTOR, ".player-input")
@@ -172,8 +173,8 @@ def start(driver: WebDriver, game: str, players: list[str], targets: list[str] =
 def send(driver: WebDriver) -> None:
     before = count(driver, "#entries li")
     try:
-        wait(driver, lambda d: "ok" in d.find_element(By.CSS_SELECTOR, "#entry-check")
-             .get_attribute("class").split())
+        wait(driver, lambda d: "ok" in (d.find_element(By.CSS_SELECTOR, "#entry-check")
+                                        .get_attribute("class") or "").split())
     except TimeoutException:
         pytest.fail(f"the entry is refused: {text(driver, '#entry-check')}")
     tap(driver, "#send")
@@ -232,7 +233,7 @@ def test_join_sign_in_one_entry_per_game_undo_and_a_live_update(
     send(driver)
     has_text(driver, "#standings .st-total[data-player='Ann']", "6")
 
-    start(driver, "collector", ["Ann", "Ben"], targets=["10H", "5S", "KD", "AC"])
+    start(driver, "collector", ["Ann", "Ben"], targets=("10H", "5S", "KD", "AC"))
     tap(driver, "#entry [data-field='target'][data-value='\"10H\"']")
     tap(driver, "#entry [data-compose='card'][data-part='rank'][data-value='5']")
     tap(driver, "#entry [data-compose='card'][data-part='suit'][data-value='D']")
