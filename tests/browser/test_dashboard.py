@@ -72,8 +72,9 @@ def total(page: Page, player: str) -> str:
     return f"#scoreboard td.total[data-player='{player}']"
 
 
-def screenshot(page: Page, name: str, tmp_path: Path, at: str = "") -> None:
-    """A phone-size picture for the docs; ``at``: a selector scrolled to the top first."""
+def screenshot(page: Page, name: str, tmp_path: Path, at: str = "", toast: bool = False) -> None:
+    """A phone-size picture for the docs; ``at``: a selector scrolled to the top first;
+    ``toast``: keep the note at the foot of the screen."""
     folder = Path(os.environ.get("TC_SCREENSHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
     if at:
@@ -81,7 +82,8 @@ def screenshot(page: Page, name: str, tmp_path: Path, at: str = "") -> None:
                       ".top + window.scrollY - 60)", at)
     else:
         page.evaluate("window.scrollTo(0, 0)")
-    page.evaluate("document.getElementById('toast').classList.add('hidden')")
+    if not toast:
+        page.evaluate("document.getElementById('toast').classList.add('hidden')")
     page.wait_for_timeout(150)  # let the check answer land before the picture
     page.screenshot(path=str(folder / f"{name}.png"))
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PIN
+from tests.browser.conftest import PHONE, PIN
 from tests.browser.tables import play, token
-from tests.browser.test_dashboard import add, compact, send, start_match, tap
+from tests.browser.test_dashboard import add, compact, screenshot, send, start_match, tap
 from tests.service.conftest import RunningServer
 
 
@@ -23,7 +23,8 @@ def api_event(server: RunningServer, event: dict[str, object]) -> None:
         assert response.status_code == 201, response.text
 
 
-def test_undo_offers_redo_and_history_restores(page: Page, spectator: Page) -> None:
+def test_undo_offers_redo_and_history_restores(page: Page, spectator: Page,
+                                               tmp_path: Path) -> None:
     start_match(page, "star-plus", ["Ann", "Ben"])
     add(page, "cards", "1")
     send(page)
@@ -31,6 +32,7 @@ def test_undo_offers_redo_and_history_restores(page: Page, spectator: Page) -> N
     page.click("#undo")
     expect(page.locator("#toast-text")).to_contain_text("Undone: Ann plays 1")
     expect(spectator.locator("#sp-target")).to_have_text("1")
+    screenshot(page, "undo-redo", tmp_path, toast=True)
     page.click("#toast-action")  # Redo
     expect(spectator.locator("#sp-target")).to_have_text("2")
     expect(page.locator("#entries li")).to_have_count(1)
@@ -45,6 +47,7 @@ def test_undo_offers_redo_and_history_restores(page: Page, spectator: Page) -> N
     page.evaluate("document.getElementById('toast').classList.add('hidden')")
     page.click("#nav-history")
     restore = page.locator("#changes li", has_text="undid Ben's cards").locator("[data-restore]")
+    screenshot(page, "history", tmp_path)
     restore.first.click()
     expect(page.locator("#view-table")).to_be_visible()
     expect(spectator.locator("#sp-target")).to_have_text("3")
@@ -65,7 +68,8 @@ def test_half_finished_entry_survives_another_phones_change(page: Page,
     expect(page.locator("#last-text")).to_contain_text("Ben plays 1")
 
 
-def test_new_match_asks_first_and_history_resumes(page: Page, server: RunningServer) -> None:
+def test_new_match_asks_first_and_history_resumes(page: Page, server: RunningServer,
+                                                  tmp_path: Path) -> None:
     start_match(page, "catch-mag", ["Ann", "Ben"])
     page.click(f"#entry [data-field='value'][data-value='{compact(3)}']")
     send(page)
@@ -73,6 +77,7 @@ def test_new_match_asks_first_and_history_resumes(page: Page, server: RunningSer
     page.click("[data-setup-game='star-plus']")
     page.click("#start-match")
     expect(page.locator("#confirm-text")).to_contain_text("Catch Mag is still being played")
+    screenshot(page, "new-match-confirm", tmp_path)
     page.click("#confirm-no")
     page.click("#nav-table")
     expect(page.locator("#game-title")).to_have_text("Catch Mag")
@@ -116,7 +121,8 @@ def test_pin_for_a_friend_and_from_the_command_line(page: Page, spectator: Page,
     assert bad.returncode == 2 and "4 to 8 digits" in bad.stderr and "Traceback" not in bad.stderr
 
 
-def test_table_display_follows_live(browser: Browser, server: RunningServer) -> None:
+def test_table_display_follows_live(browser: Browser, server: RunningServer,
+                                    tmp_path: Path) -> None:
     match = play(server.url, "catch-mag", events=3)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     display = context.new_page()
@@ -129,4 +135,30 @@ def test_table_display_follows_live(browser: Browser, server: RunningServer) -> 
     api_event(server, event)
     expect(display.locator("#d-last")).to_contain_text(turn)
     expect(display.locator("#d-last")).not_to_have_text("—")
+    screenshot(display, "display", tmp_path)
+    context.close()
+
+
+def test_collector_targets_by_tapping_and_a_watcher_in_the_light(
+        browser: Browser, page: Page, server: RunningServer, tmp_path: Path) -> None:
+    page.click("#nav-new")
+    page.click("[data-setup-game='collector']")
+    for card in ["9S", "JD", "KC", "10C"]:
+        page.click(f"#opt-targets .deck-grid [data-target='{card}']")
+    expect(page.locator("#targets-picked .cf")).to_have_count(4)
+    expect(page.locator("#opt-targets .deck-grid [data-target='2S']")).to_be_disabled()
+    page.click("#targets-picked [data-target='JD']")  # tap a picked card to take it out
+    page.click("#opt-targets .deck-grid [data-target='QD']")
+    screenshot(page, "collector-setup", tmp_path, at="#setup-options")
+    page.click("#start-match")
+    if page.locator("#confirm-dialog[open]").count():
+        page.click("#confirm-yes")
+    expect(page.locator("#co-targets .cf")).to_have_count(4)
+    expect(page.locator("#co-targets .cf[aria-label='Queen of diamonds']")).to_have_count(1)
+    small = {**PHONE, "viewport": {"width": 360, "height": 740}}
+    context = browser.new_context(**small, color_scheme="light")  # type: ignore[arg-type]
+    watcher = context.new_page()
+    watcher.goto(server.url + "/")
+    expect(watcher.locator("#standings .standing")).to_have_count(2)
+    screenshot(watcher, "watching-light-360", tmp_path)
     context.close()
