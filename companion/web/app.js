@@ -215,7 +215,7 @@
     const turn = $("turn");
     const game = GAMES[m.game];
     if (s.finished) {
-      turn.innerHTML = `<small>Match over</small>${s.winners.map(esc).join(" & ")} ${s.winners.length > 1 ? "share the win" : "wins"}`;
+      turn.innerHTML = `<small>Match over:</small> ${s.winners.map(esc).join(" & ")} ${s.winners.length > 1 ? "share the win" : "wins"}`;
       turn.style.color = s.winners.length ? ui.color(s.winners[0]) : "";
     } else if (s.turn) {
       turn.innerHTML = `<span id="turn-name">${esc(s.turn)}</span><small>'s turn</small>`;
@@ -584,9 +584,12 @@
     if (!r.ok) return;
     ui.changes = r.data;
     const current = ui.snap && ui.snap.current;
-    $("changes").innerHTML = r.data.map((h) => {
+    const key = (b) => JSON.stringify([b.match, b.event]);
+    $("changes").innerHTML = r.data.map((h, i) => {
       const b = h.body || {};
-      const restorable = h.kind === "undo" && b.match === current && b.event;
+      // an undone event entered again since (Redo, Restore) is not offered twice
+      const back = r.data.slice(0, i).some((n) => n.kind === "event" && key(n.body || {}) === key(b));
+      const restorable = h.kind === "undo" && b.match === current && b.event && !back;
       return `<li data-seq="${h.seq}"><b>${esc(h.actor)}</b> ${esc(describeChange(h))}
       <br><small>${esc(h.at.slice(0, 19).replace("T", " "))}</small>
       ${restorable ? `<button class="small player-only" data-restore="${h.seq}">Restore</button>` : ""}</li>`;

@@ -78,10 +78,12 @@
         cells.push(`<div class="space${cls}${joker ? " joker" : ""}${rod ? "" : " empty"}" role="listitem" aria-label="Space ${n}: ${esc(what)}"><span class="n" aria-hidden="true">${n}</span>
           ${joker ? '<span class="ball" aria-hidden="true">●</span>' : ""}${here.map((p) => `<span class="ship" aria-hidden="true" style="color:${ui.color(p)}">▲</span>`).join("")}</div>`);
       }
-      const legend = `<div class="legend" aria-hidden="true"><span><i class="space-key rod-red"></i>rod (its colour)</span>
+      const unknown = Object.values(s.board).includes("unknown")
+        ? `<span><i class="space-key rod-unknown"></i>rod, colour not known yet</span>` : "";
+      const legend = `<div class="legend" aria-hidden="true"><span><i class="space-key rod-red"></i>rod (its colour)</span>${unknown}
         <span><i class="space-key empty"></i>empty space</span><span><i class="space-key joker"><span class="ball">●</span></i>joker ball</span>
         <span><span class="ship">▲</span> ship</span></div>`;
-      return `<div id="cm-expected" class="check">${esc(s.expected || "")}</div>
+      return `<div id="cm-expected" class="visually-hidden">${esc(s.expected || "")}</div>
         <div class="board" role="list" aria-label="The board">${cells.join("")}</div>${legend}
         ${pstats(s, ui, (p) => `<span class="rows">${Object.entries(s.rows[p]).map(([c, k]) =>
           `<span class="pill rod-${c}" title="${c} rods">${k}<span class="visually-hidden"> ${c}</span></span>`).join("")}</span>` +

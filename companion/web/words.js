@@ -89,12 +89,14 @@
     wrongTargets: (n) => `Pick the 4 face-up target cards (${n} of 4 picked).`,
   };
 
-  /** An engine's line with Can't Catch Harry's card kinds by their printed names
-   * ("set of baby-james" -> "set of Baby James"). */
+  /** An engine's line as a player reads it: lists without brackets, and Can't Catch
+   * Harry's card kinds by their printed names ("set of baby-james" -> "set of Baby James"). */
   function names(game, text) {
-    if (game !== "cant-catch-harry" || !window.CARDS) return text;
+    // lists the engines write in brackets ("in hand [KC, JC]", "[]") read as words
+    const listed = String(text).replace(/\[\]/g, "(none)").replace(/\[([^\]]*)\]/g, "($1)");
+    if (game !== "cant-catch-harry" || !window.CARDS) return listed;
     const printed = window.CARDS.HARRY;
-    return String(text).replace(/\b[a-z]+(?:-[a-z]+)*\b/g, (word) =>
+    return listed.replace(/\b[a-z]+(?:-[a-z]+)*\b/g, (word) =>
       (word !== "everyone" && printed[word] ? printed[word] : word));
   }
 

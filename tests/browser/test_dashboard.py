@@ -83,7 +83,8 @@ def screenshot(page: Page, name: str, tmp_path: Path, at: str = "", toast: bool 
     else:
         page.evaluate("window.scrollTo(0, 0)")
     if not toast:
-        page.evaluate("document.getElementById('toast').classList.add('hidden')")
+        page.evaluate("(document.getElementById('toast') || {classList: new Set()})"
+                      ".classList.add('hidden')")
     page.wait_for_timeout(150)  # let the check answer land before the picture
     page.screenshot(path=str(folder / f"{name}.png"))
 
@@ -345,6 +346,11 @@ def test_cant_catch_harry_played_to_eleven(page: Page, spectator: Page, tmp_path
         cy_moth = page.locator(f"#entry [data-moth][data-player='Cy'][data-value='{taken}']")
         expect(cy_moth).to_be_disabled()
     page.click("#entry [data-moth][data-player='Cy'][data-value='cream']")
+    # Three players: Harry, the Lamp and one more moth on the mat, so once Cy has grabbed
+    # Cray Cray, nobody else can have grabbed Chubs.
+    expect(page.locator("#entry [data-moth][data-player='Ann'][data-value='grey']")
+           ).to_be_disabled()
+    expect(page.locator("#entries li")).to_have_count(0)
     screenshot(page, "cant-catch-harry-entry", tmp_path, at="#entry")
     send(page)
     expect(spectator.locator(total(spectator, "Ann"))).to_have_text("6")
@@ -460,6 +466,8 @@ def test_collector_flip_aces_refill_and_the_reveal(
     screenshot(page, "collector-reveal", tmp_path, at="#entry")
     send(page)
     expect(spectator.locator("#turn")).to_contain_text("Match over")
+    expect(spectator.locator("#last-text")).to_contain_text("Hands revealed")
+    expect(spectator.locator("#last-text")).not_to_contain_text("[")  # lists in words
     expect(page.locator("#entry")).to_contain_text("The match is over")
     screenshot(page, "collector", tmp_path)
     page.click("#nav-join")

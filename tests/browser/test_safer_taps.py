@@ -143,6 +143,9 @@ def test_collector_targets_by_tapping_and_a_watcher_in_the_light(
         browser: Browser, page: Page, server: RunningServer, tmp_path: Path) -> None:
     page.click("#nav-new")
     page.click("[data-setup-game='collector']")
+    inputs = page.locator(".player-input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill(["Ann", "Ben"][i] if i < 2 else "")
     for card in ["9S", "JD", "KC", "10C"]:
         page.click(f"#opt-targets .deck-grid [data-target='{card}']")
     expect(page.locator("#targets-picked .cf")).to_have_count(4)
