@@ -37,6 +37,8 @@
   async function api(method, path, body, raw) {
     const headers = {};
     if (ui.token) headers.Authorization = "Bearer " + ui.token;
+    const changes = method !== "GET" && !/\/check$|\/api\/query$|\/api\/auth$/.test(path);
+    if (changes) ui.ownChangeAt = Date.now();
     let payload;
     if (raw !== undefined) { payload = raw; headers["Content-Type"] = "text/plain"; }
     else if (body !== undefined) { payload = JSON.stringify(body); headers["Content-Type"] = "application/json"; }
@@ -46,6 +48,7 @@
     } catch (e) {
       return {ok: false, status: 0, data: {detail: WORDS.MESSAGES.offline}};
     }
+    if (changes) ui.ownChangeAt = Date.now();
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
     if (!response.ok) {
@@ -136,15 +139,15 @@
    * half-finished one is kept and checked again, and the player is told. */
   function keepOrResetEntry(change) {
     const F = ui.forms.entry;
-    const mine = ui.sending;
+    // This phone's own change (its answer may come before or after the live message).
+    const mine = ui.sending || (change.actor === ui.name && Date.now() - (ui.ownChangeAt || 0) < 3000);
     const sameMatch = change.match_id === ui.snap.current && F.draft && F.matchId === change.match_id;
-    if (!mine && sameMatch && F.touched && change.kind !== "match") {
+    if (!ui.sending && sameMatch && F.touched && change.kind !== "match") {
       F.cache = {};
       F.generation++;
       F.check = null;
       F.checkToken++;
-      F.rechecked = true;
-      toast(`${change.actor || "Another phone"} changed the table; your entry is kept and checked again.`);
+      if (!mine) toast(`${change.actor || "Another phone"} changed the table; your entry is kept and checked again.`);
       return;
     }
     F.reset();
