@@ -2,7 +2,7 @@
 
 - ``GET /display``: a big-type, read-only page for a tablet or TV in the middle of the
   table (standings, turn, last event, the Catch Mag board), fed by the same live stream.
-- ``GET /api/auth/pin``: the table PIN, for a signed-in phone to show a friend.
+- ``GET /api/pin``: the table PIN, for a signed-in phone to show a friend.
 - ``POST /api/matches/{id}/resume``: make an unfinished earlier match the current one
   again (a ``resume`` record in the journal, so it survives a restart).
 
@@ -43,7 +43,7 @@ def add_display_routes(app: FastAPI) -> None:
     def display_page() -> FileResponse:
         return FileResponse(WEB_DIR / "display.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/auth/pin", tags=["auth"])
+    @app.get("/api/pin", tags=["auth"])
     async def show_pin(auth: AuthDep, actor: PlayerDep) -> JSON:
         """The table PIN, for a phone that has it already to show a friend."""
         return {"pin": auth.pin}

@@ -539,7 +539,7 @@
       }
       case "reveal-pin": {
         if (t.dataset.shown) { t.textContent = "Show PIN"; delete t.dataset.shown; break; }
-        const r = await api("GET", "/api/auth/pin");
+        const r = await api("GET", "/api/pin");
         if (!r.ok) { $("pin-result").textContent = r.data.detail; if (r.status === 401) askPin(); break; }
         t.textContent = `PIN ${r.data.pin} (tap to hide)`;
         t.dataset.shown = "1";

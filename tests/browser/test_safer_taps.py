@@ -98,8 +98,10 @@ def test_new_match_asks_first_and_history_resumes(page: Page, server: RunningSer
 
 
 def test_pin_for_a_friend_and_from_the_command_line(page: Page, spectator: Page,
+                                                    server: RunningServer,
                                                     tmp_path: Path) -> None:
     expect(spectator.locator("#reveal-pin")).to_be_hidden()  # a watching phone cannot
+    assert httpx.get(server.url + "/api/pin").status_code == 401
     page.click("#nav-history")
     page.click("#reveal-pin")
     expect(page.locator("#reveal-pin")).to_contain_text(PIN)
