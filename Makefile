@@ -34,10 +34,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json
+pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json tests/browser/js/node_modules/.package-lock.json
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-webkit.sh
 	sh scripts/ensure-card-designs.sh
 	$(BIN)/pytest
+
+# axe-core, injected into the dashboard pages by the browser tests.
+tests/browser/js/node_modules/.package-lock.json: tests/browser/js/package-lock.json
+	npm ci --prefix tests/browser/js --no-audit --no-fund --loglevel=error
 
 # Real MicroPython (WebAssembly, under node) for the firmware tests.
 tests/firmware/node_modules/.package-lock.json: tests/firmware/package-lock.json

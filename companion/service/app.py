@@ -340,6 +340,9 @@ def create_app(
     _add_api_routes(app)
     _add_page_routes(app)
     _add_camera_routes(app, attachments)
+    from companion.service.display import add_display_routes  # it imports this module
+
+    add_display_routes(app)
     return app
 
 

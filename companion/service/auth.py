@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import secrets
 import sqlite3
 from collections import OrderedDict
@@ -38,6 +39,13 @@ from companion.service.settings import check_pin
 from companion.service.store import EventStore
 
 PIN_DIGITS = 6
+
+JOIN_CODE_SECONDS = 600.0
+"""How long a join code works in place of the PIN."""
+
+MOST_JOIN_CODES = 4
+"""Join codes that work at once (a new one ends the oldest): each is one more code a
+guesser might hit, for ten minutes."""
 """A made-up PIN's length: a million PINs, years of guessing at the limits."""
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -222,13 +230,42 @@ class TableAuth:
         self.store.set_meta("pin_hash", stored)
         self.store.set_meta("tokens_for", stored)
         self.store.set_meta("pin_set", f"{self.clock():.0f}")
+        self.store.delete_meta("join_codes")
         self.store.revoke_tokens(keep=keep)
         self._tokens = {d: v for d, v in getattr(self, "_tokens", {}).items() if d == keep}
 
     def check(self, pin: object) -> bool:
-        """Whether ``pin`` is the table PIN (slow: one scrypt)."""
+        """Whether ``pin`` is the table PIN or a join code still working (slow: one
+        scrypt for each)."""
+        if not isinstance(pin, str):
+            return False
         stored = self.store.get_meta("pin_hash")
-        return isinstance(pin, str) and stored is not None and verify_pin(pin, stored)
+        if stored is not None and verify_pin(pin, stored):
+            return True
+        return any(verify_pin(pin, stored_code) for stored_code, _ in self._join_codes())
+
+    def join_code(self) -> str:
+        """A new join code: six digits that work like the PIN for ten minutes.
+
+        The PIN is kept only as a hash, so nobody can be shown it again; a phone that is
+        in, or ``companion pin`` on the table's computer, gives a friend a join code
+        instead, and nobody's PIN changes.
+        """
+        code = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+        codes = self._join_codes()[-(MOST_JOIN_CODES - 1):]
+        codes.append((hash_pin(code), self.clock() + JOIN_CODE_SECONDS))
+        self.store.set_meta("join_codes", json.dumps(codes))
+        return code
+
+    def _join_codes(self) -> list[tuple[str, float]]:
+        """The join codes still working: their hashes and when they stop."""
+        try:
+            codes = json.loads(self.store.get_meta("join_codes") or "[]")
+        except ValueError:
+            return []
+        now = self.clock()
+        return [(c[0], float(c[1])) for c in codes if isinstance(c, list) and len(c) == 2
+                and isinstance(c[0], str) and isinstance(c[1], (int, float)) and c[1] > now]
 
     def _refusal(self, client: str, signed_in: bool) -> TooManyAttempts | None:
         wait = self.limiter.wait(client)
@@ -259,7 +296,8 @@ class TableAuth:
                 if not signed_in:
                     self.table_limiter.failure()
                 raise self._refusal(client, signed_in) or WrongPin(
-                    "wrong PIN; the PIN is shown on the host screen")
+                    "wrong PIN; a phone that is in can show a join code (History), or "
+                    "run companion pin on the table's computer")
             self.limiter.success(client)
             token = secrets.token_urlsafe(24)
             digest = token_digest(token)
@@ -297,5 +335,6 @@ class TableAuth:
         self.store.set_meta("pin_hash", stored)
         self.store.set_meta("tokens_for", stored)
         self.store.set_meta("pin_set", f"{self.clock():.0f}")
+        self.store.delete_meta("join_codes")
         self.store.revoke_tokens(keep=keep)
         self._tokens = {d: v for d, v in self._tokens.items() if d == keep}

@@ -6,7 +6,12 @@
 (function () {
   const {esc} = window.GAME_HELPERS;
   const GAMES = window.GAMES;
-  const COLORS = ["#ff6b4a", "#3fb6ff", "#ffd23f", "#6ee07a", "#c792ff", "#ff8fc8"];
+  const WORDS = window.WORDS;
+  const CARDS = window.CARDS;
+  // Player colours: bright on the dark theme, deep on the light one (both >= 4.5:1 on the cards).
+  const DARK = ["#ff7a5c", "#5cc2ff", "#ffd23f", "#6ee07a", "#d3a8ff", "#ff9ccf"];
+  const LIGHT = ["#b3321a", "#0a5fa3", "#7a5c00", "#1f7a34", "#7440b8", "#b0246e"];
+  const lightTheme = window.matchMedia && window.matchMedia("(prefers-color-scheme: light)");
   const $ = (id) => document.getElementById(id);
 
   const ui = {
@@ -22,7 +27,8 @@
     color(player) {
       const players = (ui.snap && ui.snap.match && ui.snap.match.summary.players) || [];
       const i = players.indexOf(player);
-      return COLORS[(i < 0 ? 0 : i) % COLORS.length];
+      const palette = lightTheme && lightTheme.matches ? LIGHT : DARK;
+      return palette[(i < 0 ? 0 : i) % palette.length];
     },
   };
   window.tableUI = ui;
@@ -31,6 +37,8 @@
   async function api(method, path, body, raw) {
     const headers = {};
     if (ui.token) headers.Authorization = "Bearer " + ui.token;
+    const changes = method !== "GET" && !/\/check$|\/api\/query$|\/api\/auth$/.test(path);
+    if (changes) ui.ownChangeAt = Date.now();
     let payload;
     if (raw !== undefined) { payload = raw; headers["Content-Type"] = "text/plain"; }
     else if (body !== undefined) { payload = JSON.stringify(body); headers["Content-Type"] = "application/json"; }
@@ -38,10 +46,16 @@
     try {
       response = await fetch(path, {method, headers, body: payload});
     } catch (e) {
-      return {ok: false, status: 0, data: {detail: "the table cannot be reached; check the Wi-Fi"}};
+      return {ok: false, status: 0, data: {detail: WORDS.MESSAGES.offline}};
     }
+    if (changes) ui.ownChangeAt = Date.now();
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
+    if (!response.ok) {
+      // A missing or stale token: say what to do, not how the API wants it.
+      const detail = response.status === 401 && path !== "/api/auth" ? WORDS.MESSAGES.needPin : WORDS.plain(data.detail || WORDS.MESSAGES.refused);
+      data = Object.assign({}, data, {detail});
+    }
     if (response.status === 401 && ui.token && path !== "/api/auth") {
       setToken(null, "");
     }
@@ -117,8 +131,26 @@
       Object.assign(snap.match, c.item);
       snap.match.summary = c.summary;
     }
-    ui.forms.entry.reset();  // the state moved on: offer the next event afresh
+    keepOrResetEntry(c);
     refreshFix();
+  }
+
+  /** The state moved on. An untouched form starts afresh on the next event; a
+   * half-finished one is kept and checked again, and the player is told. */
+  function keepOrResetEntry(change) {
+    const F = ui.forms.entry;
+    // This phone's own change (its answer may come before or after the live message).
+    const mine = ui.sending || (change.actor === ui.name && Date.now() - (ui.ownChangeAt || 0) < 3000);
+    const sameMatch = change.match_id === ui.snap.current && F.draft && F.matchId === change.match_id;
+    if (!ui.sending && sameMatch && F.touched && change.kind !== "match") {
+      F.cache = {};
+      F.generation++;
+      F.check = null;
+      F.checkToken++;
+      if (!mine) toast(`${change.actor || "Another phone"} changed the table; your entry is kept and checked again.`);
+      return;
+    }
+    F.reset();
   }
 
   function setConn(on) {
@@ -164,45 +196,80 @@
     $("banners").innerHTML = out.join("");
   }
 
+  function gameTitle(m) {
+    return (m.title || WORDS.GAME_TITLES[m.game] || "") + (m.imported ? " (imported)" : "");
+  }
+
+  /** This round's points so far (the live, unfinished round), or null for games without. */
+  function liveScores(m) {
+    const game = GAMES[m.game];
+    return game && game.live ? game.live(m.summary) : null;
+  }
+
   function renderTable() {
     const m = ui.snap.match;
     $("no-match").classList.toggle("hidden", !!m);
     $("match").classList.toggle("hidden", !m);
     if (!m) return;
     const s = m.summary;
-    $("game-title").textContent = m.title + (m.imported ? " (imported)" : "");
-    $("round").textContent = `round ${s.round}`;
+    $("game-title").textContent = gameTitle(m);
+    $("round").textContent = `Round ${s.round}`;
+    renderStandings(m);
     const turn = $("turn");
+    const game = GAMES[m.game];
     if (s.finished) {
-      turn.innerHTML = `<small>Match over</small>${s.winners.map(esc).join(" & ")} ${s.winners.length > 1 ? "share the win" : "wins"}`;
+      turn.innerHTML = `<small>Match over:</small> ${s.winners.map(esc).join(" & ")} ${s.winners.length > 1 ? "share the win" : "wins"}`;
       turn.style.color = s.winners.length ? ui.color(s.winners[0]) : "";
     } else if (s.turn) {
-      turn.innerHTML = `<small>Turn</small><span id="turn-name">${esc(s.turn)}</span>`;
+      turn.innerHTML = `<span id="turn-name">${esc(s.turn)}</span><small>'s turn</small>`;
       turn.style.color = ui.color(s.turn);
     } else {
-      turn.innerHTML = `<small>Next</small>${esc(s.awaiting_reveal ? "reveal the hands" : "enter the round")}`;
-      turn.style.color = "#eef0f6";
+      turn.innerHTML = `<small>Next:</small> ${esc(s.awaiting_reveal ? "reveal the hands" : "enter the round")}`;
+      turn.style.color = "";
     }
-    const game = GAMES[m.game];
+    let next = "";
+    try { next = s.finished ? "" : game && game.next ? game.next(s) : ""; } catch (e) { next = ""; }
+    $("next").textContent = next;
+    $("next").classList.toggle("hidden", !next);
     let panel = "";
     try { panel = game ? game.panel(s, ui) : ""; } catch (e) { panel = ""; }
     $("game-panel").innerHTML = panel;
     $("game-panel").classList.toggle("hidden", !panel);
     const last = m.entries[m.entries.length - 1];
-    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${plainEvent(last.event)} (no longer fits)` : last.text;
+    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${describeEvent(m.game, last.event)} (no longer fits)` : WORDS.names(m.game, last.text);
     $("undo").disabled = !last;
-    renderScores(s);
+    renderScores(m);
     renderEntries(m);
     $("export").href = `/api/matches/${m.id}/log.jsonl`;
     renderEntry();
   }
 
-  function renderScores(s) {
-    const head = `<tr><th></th>${s.players.map((p) => `<th style="color:${ui.color(p)}">${esc(p)}</th>`).join("")}</tr>`;
-    const rows = (s.rounds || []).map((r, i) => `<tr><td>R${i + 1}</td>${s.players.map((p) => `<td>${r[p] ?? ""}</td>`).join("")}</tr>`);
+  /** Every player's total, large, in their colour, leader first; this round beside it. */
+  function renderStandings(m) {
+    const s = m.summary;
+    const live = liveScores(m);
+    const order = s.players.map((p, seat) => ({p, seat, total: s.totals[p] ?? 0, live: live ? live[p] ?? 0 : 0}))
+      .sort((a, b) => b.total - a.total || b.live - a.live || a.seat - b.seat);
+    const best = order.length ? order[0] : null;
+    $("standings").innerHTML = order.map((o) => {
+      const leads = best && o.total === best.total && o.live === best.live && (o.total || o.live) ? " lead" : "";
+      const turn = s.turn === o.p && !s.finished ? " on" : "";
+      const round = live ? `<small class="live" data-player="${esc(o.p)}">${o.live >= 0 ? "+" : ""}${o.live} this round</small>` : "";
+      return `<li class="standing${leads}${turn}" style="--pc:${ui.color(o.p)}" data-player="${esc(o.p)}">
+        <span class="st-name">${esc(o.p)}</span><b class="st-total" data-player="${esc(o.p)}">${o.total}</b>${round}</li>`;
+    }).join("");
+    $("standings").classList.toggle("many", order.length > 4);
+  }
+
+  function renderScores(m) {
+    const s = m.summary;
+    const live = liveScores(m);
+    const head = `<tr><th scope="col">Round</th>${s.players.map((p) => `<th scope="col" style="color:${ui.color(p)}">${esc(p)}</th>`).join("")}</tr>`;
+    const rows = (s.rounds || []).map((r, i) => `<tr><td>${i + 1}</td>${s.players.map((p) => `<td>${r[p] ?? ""}</td>`).join("")}</tr>`);
+    const now = live ? `<tr class="live-row"><td>This round</td>${s.players.map((p) => `<td>${live[p] ?? 0}</td>`).join("")}</tr>` : "";
     const totals = `<tr class="totals"><td>Total</td>${s.players.map((p) =>
       `<td class="total" data-player="${esc(p)}" style="color:${ui.color(p)}">${s.totals[p] ?? 0}</td>`).join("")}</tr>`;
-    $("scoreboard").innerHTML = head + rows.join("") + totals;
+    $("scoreboard").innerHTML = `<thead>${head}</thead><tbody>${rows.join("")}${now}${totals}</tbody>`;
   }
 
   function renderEntries(m) {
@@ -211,24 +278,34 @@
     $("entries").innerHTML = m.entries.slice().reverse().map((e) => `
       <li class="${e.flagged ? "flagged" : ""}" data-entry="${e.id}">
         <div class="entry-text">${e.flagged
-          ? `<b>⚠ ${esc(plainEvent(e.event))}</b><div class="flag-reason">no longer fits: ${esc(e.error)}</div>`
-          : esc(e.text)}
-        <div class="meta">#${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
+          ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${esc(WORDS.plain(e.error))}</div>`
+          : esc(WORDS.names(m.game, e.text))}
+        <div class="meta">Event ${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
         <div class="entry-actions player-only">
-          <button class="small" data-fix="${e.id}">Fix</button>
-          <button class="small ${e.flagged ? "warn" : "quiet"}" data-delete="${e.id}">${e.id === lastId ? "Undo" : "Delete"}</button>
+          <button class="small" data-fix="${e.id}" aria-label="Fix event ${number.get(e.id)}">Fix</button>
+          <button class="small ${e.flagged ? "warn" : "quiet"}" data-delete="${e.id}" aria-label="${e.id === lastId ? "Undo" : "Delete"} event ${number.get(e.id)}">${e.id === lastId ? "Undo" : "Delete"}</button>
         </div></li>`).join("");
     const flagged = m.entries.filter((e) => e.flagged).length;
     if (!flagged && $("toast").dataset.kind === "flags") $("toast").classList.add("hidden");
     $("flag-banner").classList.toggle("hidden", !flagged);
     $("flag-banner").textContent = flagged
-      ? `⚠ ${flagged} event${flagged > 1 ? "s" : ""} no longer fit${flagged > 1 ? "" : "s"} after a correction — tap to fix` : "";
+      ? `⚠ ${WORDS.plural(flagged, "event")} no longer fit${flagged > 1 ? "" : "s"} after a correction — tap to fix` : "";
   }
 
-  function plainEvent(ev) {
-    const parts = Object.entries(ev).filter(([k]) => k !== "type" && k !== "player")
-      .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-    return `${ev.player ? ev.player + ": " : ""}${ev.type} ${parts.join(", ")}`;
+  /** An event in words (for one that no longer fits, so has no engine text). */
+  function describeEvent(gameId, ev) {
+    const game = GAMES[gameId] || {};
+    const type = ((game.typeLabels || {})[ev.type] || ev.type || "event").toLowerCase();
+    const parts = [];
+    for (const [k, v] of Object.entries(ev)) {
+      if (k === "type" || k === "player") continue;
+      if (Array.isArray(v)) parts.push(v.length ? v.map((c) => CARDS.label(gameId, c)).join(" + ") : "nothing");
+      else if (v && typeof v === "object") parts.push(WORDS.fieldName(k));
+      else if (typeof v === "boolean") parts.push(k === "success" ? (v ? "caught" : "repelled") : v ? "yes" : "no");
+      else if (typeof v === "string" && (k === "card" || k === "second" || k === "target")) parts.push(CARDS.label(gameId, v));
+      else if (v != null) parts.push(String(v));
+    }
+    return `${ev.player ? ev.player + ": " : ""}${type}${parts.length ? " " + parts.join(", ") : ""}`;
   }
 
   // -- manual entry and corrections: one tap form (forms.js) ------------------------------------------
@@ -290,7 +367,7 @@
     const game = GAMES[m.game];
     const type = game && game.types[entry.event.type] ? entry.event.type : Object.keys(game.types)[0];
     F.start(type, entry.event);
-    $("fix-title").textContent = `Correct event #${m.entries.indexOf(entry) + 1}`;
+    $("fix-title").textContent = `Correct event ${m.entries.indexOf(entry) + 1}`;
     $("fix-was").innerHTML = entry.flagged
       ? `<div class="flag-reason">⚠ No longer fits: ${esc(entry.error)}</div>`
       : `<small>Was:</small> ${esc(entry.text)}`;
@@ -321,25 +398,50 @@
 
   function flaggedNotice(result) {
     const n = (result && result.flagged && result.flagged.length) || 0;
-    if (n) toast(`${n} later event${n > 1 ? "s" : ""} no longer fit${n > 1 ? "" : "s"}: marked ⚠ below, tap Fix or Delete on ${n > 1 ? "each" : "it"}.`, "flags");
+    if (n) toast(`${WORDS.plural(n, "later event")} no longer fit${n > 1 ? "" : "s"}: marked ⚠ below, tap Fix or Delete on ${n > 1 ? "each" : "it"}.`, "flags");
   }
 
-  function toast(text, kind) {
+  /** A short note at the foot of the screen; action: {label, run} for one button (Redo). */
+  function toast(text, kind, action, seconds) {
     const el = $("toast");
-    el.textContent = text;
+    $("toast-text").textContent = text;
     el.dataset.kind = kind || "";
+    const button = $("toast-action");
+    button.classList.toggle("hidden", !action);
+    button.textContent = action ? action.label : "";
+    toast.action = action || null;
     el.classList.remove("hidden");
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => el.classList.add("hidden"), 6000);
+    toast.timer = setTimeout(() => { el.classList.add("hidden"); toast.action = null; }, (seconds || 6) * 1000);
+  }
+
+  /** Undo the last event; for a few seconds the toast offers Redo (the same event again). */
+  async function undoLast(matchId) {
+    const r = await api("POST", "/api/undo", {match: matchId});
+    if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
+    const entry = r.data.entry || {};
+    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event");
+    toast(`Undone: ${gone}`, "undo", {label: "Redo", run: () => restoreEvent(matchId, entry.event)}, 8);
+    return true;
+  }
+
+  /** Enter an undone event again, if the rules still take it now. */
+  async function restoreEvent(matchId, event) {
+    if (!event) return false;
+    const check = await api("POST", "/api/events/check", {event, match: matchId});
+    if (check.ok && !check.data.ok) { toast(`It cannot come back now: ${WORDS.plain(check.data.error)}`); return false; }
+    const r = await api("POST", "/api/events", {event, match: matchId});
+    if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
+    toast(`Back again: ${(r.data.entry || {}).text || "the event"}`);
+    return true;
   }
 
   async function deleteEntry(entryId) {
     const m = ui.snap.match;
     const last = m.entries[m.entries.length - 1];
-    const r = last && last.id === entryId
-      ? await api("POST", "/api/undo", {match: m.id})
-      : await api("DELETE", `/api/matches/${m.id}/events/${entryId}`);
-    if (!r.ok) { toast(r.data.detail || "refused"); if (r.status === 401) askPin(); return false; }
+    if (last && last.id === entryId) return undoLast(m.id);
+    const r = await api("DELETE", `/api/matches/${m.id}/events/${entryId}`);
+    if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
     flaggedNotice(r.data);
     return true;
   }
@@ -368,19 +470,31 @@
     if (t.dataset.fix) { openFix(Number(t.dataset.fix)); return; }
     if (t.dataset.delete) { t.disabled = true; await deleteEntry(Number(t.dataset.delete)); return; }
     if (t.dataset.setupGame) { ui.setupGame = t.dataset.setupGame; renderNew(); return; }
+    if (t.dataset.restore) { t.disabled = true; await restoreChange(Number(t.dataset.restore)); return; }
+    if (t.dataset.resume) { t.disabled = true; await resumeMatch(Number(t.dataset.resume)); return; }
+    if (t.dataset.target) { toggleTarget(t.dataset.target); return; }
     switch (t.id) {
       case "send": {
         t.disabled = true;
+        ui.sending = true;
         const done = await ui.forms.entry.send();
+        ui.sending = false;
         if (done) { ui.forms.entry.reset(); renderEntry(); }
+        break;
+      }
+      case "toast-action": {
+        const action = toast.action;
+        $("toast").classList.add("hidden");
+        toast.action = null;
+        if (action) { t.disabled = true; await action.run(); t.disabled = false; }
         break;
       }
       case "clear-entry": ui.forms.entry.reset(); renderEntry(); break;
       case "send-raw": {
         let event;
-        try { event = JSON.parse($("raw-event").value); } catch (e) { $("raw-error").textContent = "that is not JSON"; break; }
+        try { event = JSON.parse($("raw-event").value); } catch (e) { $("raw-error").textContent = WORDS.MESSAGES.notJson; break; }
         const c = await api("POST", "/api/events/check", {event, match: ui.snap.match.id});
-        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? c.data.error : c.data.detail; break; }
+        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? WORDS.plain(c.data.error) : c.data.detail; break; }
         const r = await api("POST", "/api/events", {event, match: ui.snap.match.id});
         $("raw-error").textContent = r.ok ? "" : r.data.detail;
         break;
@@ -399,7 +513,7 @@
       case "fix-cancel": closeFix(); break;
       case "fix-save-json": {
         let event;
-        try { event = JSON.parse($("fix-json").value); } catch (e) { $("fix-json-error").textContent = "that is not JSON"; break; }
+        try { event = JSON.parse($("fix-json").value); } catch (e) { $("fix-json-error").textContent = WORDS.MESSAGES.notJson; break; }
         const r = await api("PUT", `/api/matches/${ui.snap.match.id}/events/${ui.forms.fix.entryId}`, {event});
         if (!r.ok) { $("fix-json-error").textContent = r.data.detail; break; }
         closeFix();
@@ -413,15 +527,23 @@
       }
       case "undo": {
         t.disabled = true;
-        const r = await api("POST", "/api/undo", {match: ui.snap.match.id});
-        if (!r.ok) toast(r.data.detail);
+        await undoLast(ui.snap.match.id);
         break;
       }
       case "add-player": addPlayerInput(""); break;
       case "start-match": await startMatch(); break;
       case "change-pin": {
         const r = await api("PUT", "/api/auth/pin", {pin: $("new-pin").value});
-        $("pin-result").textContent = r.ok ? "PIN changed. Other phones must enter the new PIN." : r.data.detail;
+        $("pin-result").textContent = r.ok ? WORDS.MESSAGES.pinChanged : r.data.detail;
+        break;
+      }
+      case "reveal-pin": {
+        if (t.dataset.shown) { t.textContent = "Show a join code"; delete t.dataset.shown; break; }
+        const r = await api("POST", "/api/join-codes");
+        if (!r.ok) { $("pin-result").textContent = r.data.detail; if (r.status === 401) askPin(); break; }
+        t.textContent = `Join code ${r.data.code} (tap to hide)`;
+        $("pin-result").textContent = WORDS.joinCode(r.data.minutes);
+        t.dataset.shown = "1";
         break;
       }
       default: break;
@@ -433,6 +555,7 @@
     for (const v of ["table", "new", "history", "join"]) {
       $("view-" + v).classList.toggle("hidden", v !== view);
       $("nav-" + v).classList.toggle("on", v === view);
+      if (v === view) $("nav-" + v).setAttribute("aria-current", "page"); else $("nav-" + v).removeAttribute("aria-current");
     }
     if (view === "join") loadJoin();
     if (view === "history") loadChanges();
@@ -441,23 +564,52 @@
   function describeChange(h) {
     const b = h.body || {};
     const ev = b.event || b.before || {};
-    const what = `${ev.type || "event"}${ev.player ? " by " + ev.player : ""}`;
+    const matchId = b.match;
+    const record = (ui.snap.matches || []).find((m) => m.id === matchId);
+    const gameId = record ? record.game : (ui.snap.match || {}).game;
+    const game = GAMES[gameId] || {};
+    const type = ((game.typeNouns || {})[ev.type] || (game.typeLabels || {})[ev.type] || ev.type || "event").toLowerCase();
+    const what = `${ev.player ? ev.player + "'s" : "the"} ${type}`;
+    const setup = b.setup || {};
     switch (h.kind) {
-      case "match": return `started ${(b.setup || {}).game} with ${((b.setup || {}).players || []).join(", ")}${b.imported ? " (imported)" : ""}`;
+      case "match": return `started ${WORDS.GAME_TITLES[setup.game] || "a match"} with ${(setup.players || []).join(", ")}${b.imported ? " (imported)" : ""}`;
       case "event": return `entered ${what}`;
       case "undo": return `undid ${what}`;
-      case "edit": return `corrected event #${b.entry} (${what})`;
-      case "delete": return `deleted event #${b.entry} (${what})`;
+      case "edit": return `corrected ${what}`;
+      case "delete": return `deleted ${what}`;
       case "pin": return "changed the table PIN";
-      default: return h.kind;
+      case "resume": return `went back to ${WORDS.GAME_TITLES[gameId] || "an earlier match"}`;
+      default: return "changed the table";
     }
   }
 
   async function loadChanges() {
     const r = await api("GET", "/api/history?limit=100");
     if (!r.ok) return;
-    $("changes").innerHTML = r.data.map((h) => `<li data-seq="${h.seq}"><b>${esc(h.actor)}</b> ${esc(describeChange(h))}
-      <br><small>#${h.seq} · ${esc(h.at.slice(0, 19).replace("T", " "))}</small></li>`).join("");
+    ui.changes = r.data;
+    const current = ui.snap && ui.snap.current;
+    const key = (b) => JSON.stringify([b.match, b.event]);
+    $("changes").innerHTML = r.data.map((h, i) => {
+      const b = h.body || {};
+      // an undone event entered again since (Redo, Restore) is not offered twice
+      const back = r.data.slice(0, i).some((n) => n.kind === "event" && key(n.body || {}) === key(b));
+      const restorable = h.kind === "undo" && b.match === current && b.event && !back;
+      return `<li data-seq="${h.seq}"><b>${esc(h.actor)}</b> ${esc(describeChange(h))}
+      <br><small>${esc(h.at.slice(0, 19).replace("T", " "))}</small>
+      ${restorable ? `<button class="small player-only" data-restore="${h.seq}">Restore</button>` : ""}</li>`;
+    }).join("");
+  }
+
+  async function restoreChange(seq) {
+    const h = (ui.changes || []).find((x) => x.seq === seq);
+    if (!h) return;
+    if (await restoreEvent(h.body.match, h.body.event)) show("table");
+  }
+
+  async function resumeMatch(matchId) {
+    const r = await api("POST", `/api/matches/${matchId}/resume`);
+    if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return; }
+    show("table");
   }
 
   // -- PIN --------------------------------------------------------------------------------------------
@@ -478,31 +630,62 @@
       $("pin-dialog").close();
       render();
     } else {
-      $("pin-error").textContent = r.data.detail || "refused";
+      $("pin-error").textContent = r.status === 429 ? r.data.detail : WORDS.MESSAGES.wrongPin;
     }
   });
 
   // -- new match ---------------------------------------------------------------------------------------------
   function addPlayerInput(value) {
+    const n = document.querySelectorAll(".player-input").length + 1;
+    const label = document.createElement("label");
+    label.className = "player-label";
+    label.innerHTML = `<span class="visually-hidden">Player ${n}</span>`;
     const input = document.createElement("input");
     input.className = "player-input";
     input.maxLength = 20;
-    input.placeholder = `Player ${document.querySelectorAll(".player-input").length + 1}`;
+    input.autocomplete = "off";
+    input.placeholder = `Player ${n}`;
     input.value = value;
-    $("player-inputs").appendChild(input);
+    label.appendChild(input);
+    $("player-inputs").appendChild(label);
+  }
+
+  // Collector: the four face-up targets, tapped on a card picker.
+  ui.targets = [];
+  function toggleTarget(name) {
+    const i = ui.targets.indexOf(name);
+    if (i >= 0) ui.targets.splice(i, 1);
+    else if (ui.targets.length < 4) ui.targets.push(name);
+    renderTargets();
+  }
+
+  function renderTargets() {
+    const box = $("opt-targets");
+    if (!box) return;
+    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+    const suits = ["S", "H", "D", "C"];
+    const full = ui.targets.length >= 4;
+    box.innerHTML = `<div class="picked" id="targets-picked">${ui.targets.map((c) =>
+      `<button class="pick-face sel" data-target="${c}" aria-label="Take out ${esc(CARDS.label("collector", c))}">${CARDS.face("collector", c)}</button>`).join("")}
+      <small>${ui.targets.length}/4</small></div>
+      <div class="deck-grid">${suits.map((u) => ranks.map((r) => {
+        const c = r + u;
+        const on = ui.targets.includes(c);
+        return `<button class="pick-face${on ? " sel" : ""}" data-target="${c}" aria-pressed="${on}" ${full && !on ? "disabled" : ""}>${CARDS.face("collector", c)}</button>`;
+      }).join("")).join("")}</div>`;
   }
 
   function renderNew() {
     const games = ui.snap.games || [];
     if (!ui.setupGame && ui.snap.match) ui.setupGame = ui.snap.match.game;
     $("game-choices").innerHTML = games.map((g) =>
-      `<button class="${ui.setupGame === g.id ? "sel" : ""}" data-setup-game="${esc(g.id)}">${esc(g.title)}<br><small>${g.min_players}–${g.max_players}</small></button>`).join("");
+      `<button class="${ui.setupGame === g.id ? "sel" : ""}" aria-pressed="${ui.setupGame === g.id}" data-setup-game="${esc(g.id)}">${esc(g.title)}<br><small>${g.min_players}–${g.max_players} players</small></button>`).join("");
     if (!document.querySelector(".player-input")) {
       const players = ui.snap.players.length ? ui.snap.players : ["", ""];
       players.forEach(addPlayerInput);
     }
     let opts = ui.setupGame === "collector"
-      ? `<label>The 4 face-up Target Numbers (e.g. 9S JD KC 10C)<input id="opt-targets" placeholder="9S JD KC 10C"></label>` : "";
+      ? `<div class="field"><div class="label" id="targets-label">The 4 face-up target cards: tap them</div><div id="opt-targets" role="group" aria-labelledby="targets-label"></div></div>` : "";
     const seat = ui.setupGame && GAMES[ui.setupGame] && GAMES[ui.setupGame].setup;
     if (seat) {
       opts += `<label>${esc(seat.label)}<select id="opt-seat" data-key="${esc(seat.key)}"><option value="">(the default)</option></select></label>`;
@@ -510,7 +693,9 @@
     if ($("setup-options").dataset.game !== ui.setupGame) {
       $("setup-options").innerHTML = opts;
       $("setup-options").dataset.game = ui.setupGame || "";
+      $("setup-error").textContent = "";
       fillSeatChoices();
+      renderTargets();
     }
   }
 
@@ -524,17 +709,36 @@
   }
   $("player-inputs").addEventListener("input", fillSeatChoices);
 
+  /** Ask once before a running match is left for a new one; resolves true to go on. */
+  function confirmLeave(text) {
+    return new Promise((resolve) => {
+      const dialog = $("confirm-dialog");
+      $("confirm-text").textContent = text;
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), {once: true});
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
+  }
+
   async function startMatch() {
     const players = [...document.querySelectorAll(".player-input")].map((i) => i.value.trim()).filter(Boolean);
-    if (!ui.setupGame) { $("setup-error").textContent = "pick a game first"; return; }
+    const error = $("setup-error");
+    if (!ui.setupGame) { error.textContent = WORDS.MESSAGES.pickGame; return; }
+    if (players.length < 2) { error.textContent = WORDS.MESSAGES.twoPlayers; return; }
     const options = {};
-    const targets = $("opt-targets");
-    if (targets) options.targets = targets.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+    if (ui.setupGame === "collector") {
+      if (ui.targets.length !== 4) { error.textContent = WORDS.MESSAGES.wrongTargets(ui.targets.length); return; }
+      options.targets = ui.targets.slice();
+    }
     const seat = $("opt-seat");
     if (seat && seat.value) options[seat.dataset.key] = seat.value;
+    const running = ui.snap.match && !ui.snap.match.summary.finished ? ui.snap.match : null;
+    if (running && !(await confirmLeave(`${gameTitle(running)} is still being played (round ${running.summary.round}). Start a new match? The current one stays in History, where it can be resumed.`))) return;
     const r = await api("POST", "/api/matches", {game: ui.setupGame, players, options});
-    if (!r.ok) { $("setup-error").textContent = r.data.detail; if (r.status === 401) askPin(); return; }
-    $("setup-error").textContent = "";
+    if (!r.ok) { error.textContent = r.data.detail; if (r.status === 401) askPin(); return; }
+    error.textContent = "";
+    ui.targets = [];
+    renderTargets();
     show("table");
   }
 
@@ -542,15 +746,19 @@
     const file = $("import-file").files[0];
     if (!file) return;
     const r = await api("POST", "/api/matches/import", undefined, await file.text());
-    $("import-result").textContent = r.ok ? `Imported: ${r.data.title}, ${r.data.events} events.` : r.data.detail;
+    $("import-result").textContent = r.ok ? `Imported: ${r.data.title}, ${WORDS.plural(r.data.entries ? r.data.entries.length : r.data.events || 0, "event")}.` : r.data.detail;
     $("import-result").className = r.ok ? "ok" : "error";
   });
 
   function renderHistory() {
+    const current = ui.snap.current;
     $("matches").innerHTML = ui.snap.matches.map((m) => `<li><b>${esc(m.title)}</b> · ${m.players.map(esc).join(", ")}
       · ${m.finished ? "won by " + m.winners.map(esc).join(" & ") : "round " + m.round}
-      · ${m.events} events${m.flagged ? ` · ⚠ ${m.flagged} flagged` : ""}
-      <br><small>${esc(m.at.slice(0, 16).replace("T", " "))}</small> <a href="/api/matches/${m.id}/log.jsonl" download>export</a></li>`).join("");
+      · ${WORDS.plural(m.events, "event")}${m.flagged ? ` · ⚠ ${m.flagged} to fix` : ""}
+      <br><small>${esc(m.at.slice(0, 16).replace("T", " "))}</small>
+      <span class="row">${m.id === current ? "<span class='pill'>at the table now</span>"
+        : !m.finished ? `<button class="small player-only" data-resume="${m.id}">Resume</button>` : ""}
+      <a class="link-button" href="/api/matches/${m.id}/log.jsonl" download>Export</a></span></li>`).join("");
   }
 
   async function loadJoin() {

@@ -9,6 +9,8 @@
 (function () {
   const {esc} = window.GAME_HELPERS;
   const GAMES = window.GAMES;
+  const WORDS = window.WORDS;
+  const CARDS = window.CARDS;
   const SUIT_SIGNS = {S: "♠", H: "♥", D: "♦", C: "♣"};
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -43,6 +45,8 @@
 
     reset() {
       this.draft = null;
+      this.touched = false;   // the player has tapped: only then say what is missing
+      this.matchId = null;
       this.check = null;
       this.cache = {};
       this.compose = {};
@@ -71,9 +75,21 @@
         }
       }
       this.draft = draft;
+      this.matchId = this.match ? this.match.id : null;
+      this.touched = !!prefill;
       this.check = null;
       this.compose = {};
       this.active = {};
+    }
+
+    /** The labels of this form's fields, for messages that name a field. */
+    labels() {
+      const out = {};
+      for (const f of (this.game.types[this.draft.type] || [])) {
+        const text = typeof f.label === "function" ? "" : f.label;
+        if (text) out[f.key] = text.replace(/\s*\(.*\)$/, "").replace(/\?$/, "").toLowerCase();
+      }
+      return out;
     }
 
     fields() {
@@ -104,7 +120,7 @@
       if (this.mode === "fix") body.before = this.entryId;
       this.api("POST", "/api/query", body).then((r) => {
         if (generation !== this.generation) return;
-        this.cache[key] = r.ok ? r.data : {error: r.data.detail || "the rules could not answer"};
+        this.cache[key] = r.ok ? r.data : {error: r.data.detail || WORDS.MESSAGES.noAnswer};
         this.render();
       });
       return null;
@@ -160,14 +176,14 @@
       if (types.length > 1) {
         parts.push(`<div class="choices type-choices" id="${this.ids.types}" ${legalTypes ? "data-legal" : ""}>${types.map((t) => {
           const off = legalTypes && !legalTypes.includes(t) ? " dim" : "";
-          return `<button class="small${t === this.draft.type ? " sel" : ""}${off}" data-type="${esc(t)}">${esc((game.typeLabels || {})[t] || t)}</button>`;
+          return `<button class="small${t === this.draft.type ? " sel" : ""}${off}" aria-pressed="${t === this.draft.type}" data-type="${esc(t)}">${esc((game.typeLabels || {})[t] || t)}</button>`;
         }).join("")}</div>`);
       }
       for (const f of this.fields()) parts.push(this.field(f, s));
       const hint = game.hint ? game.hint(this) : "";
       if (hint) parts.push(`<div class="hint">${hint}</div>`);
       const c = this.check;
-      parts.push(`<div id="${this.ids.check}" class="check ${c ? (c.ok ? "ok" : "error") : ""}">${this.checkHtml()}</div>`);
+      parts.push(`<div id="${this.ids.check}" class="check ${this.checkClass()}" role="status">${this.checkHtml()}</div>`);
       parts.push(this.ids.buttons(c && c.ok));
       const scroll = window.scrollY;
       root.innerHTML = parts.join("");
@@ -175,21 +191,38 @@
       this.scheduleCheck();
     }
 
-    checkHtml() {
+    checkClass() {
       const c = this.check;
-      if (!c) return "checking…";
-      if (!c.ok) return esc("✗ " + c.error);
-      const n = (c.flagged || []).length;
-      return esc("✓ " + c.text) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
+      if (!c) return "";
+      if (c.ok) return "ok";
+      return this.touched ? (c.missing ? "missing" : "error") : "waiting";
     }
 
-    buttons(key, options, selected, labelOf, classOf, big) {
+    checkHtml() {
+      const c = this.check;
+      if (!c) return this.touched ? "checking…" : "";
+      if (!c.ok && !this.touched) return esc(this.prompt());
+      if (!c.ok) return esc((c.missing ? "" : "✗ ") + WORDS.names(this.match.game, c.error));
+      const n = (c.flagged || []).length;
+      return esc("✓ " + WORDS.names(this.match.game, c.text)) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
+    }
+
+    /** Before the first tap: what to do, not what is wrong. */
+    prompt() {
+      const type = (this.game.typeLabels || {})[this.draft.type] || "";
+      return type ? `Tap to enter: ${type.toLowerCase()}.` : "Tap to enter the next event.";
+    }
+
+    buttons(key, options, selected, labelOf, classOf, big, htmlOf) {
       return `<div class="choices${big ? " big-choices" : ""}">${options.map((o) => {
         const on = selected !== undefined && same(selected, o);
         const cls = (classOf ? classOf(o) : "") + (on ? " sel" : "");
-        return `<button class="${cls}" data-field="${esc(key)}" data-value="${esc(JSON.stringify(o))}">${esc(labelOf ? labelOf(o) : o)}</button>`;
+        const inner = htmlOf ? htmlOf(o) : esc(labelOf ? labelOf(o) : o);
+        return `<button class="${cls}" aria-pressed="${on}" data-field="${esc(key)}" data-value="${esc(JSON.stringify(o))}">${inner}</button>`;
       }).join("")}</div>`;
     }
+
+    face(name, extra) { return CARDS.face(this.match.game, name, extra); }
 
     field(f, s) {
       const d = this.draft;
@@ -202,7 +235,7 @@
           const opts = this.options(f, s.players);
           if (f.legal && this.legalOptions(f) && opts.length === 1 && d[f.key] !== opts[0]) d[f.key] = opts[0];
           if (d[f.key] !== undefined && this.legalOptions(f) && !opts.some((o) => same(o, d[f.key]))) delete d[f.key];
-          return wrap(`<div class="choices">${opts.map((p) => `<button class="player-btn${d[f.key] === p ? " sel" : ""}" style="border-color:${this.ui.color(p)}" data-field="${esc(f.key)}" data-value="${esc(JSON.stringify(p))}">${esc(p)}</button>`).join("")}</div>`);
+          return wrap(`<div class="choices">${opts.map((p) => `<button class="player-btn${d[f.key] === p ? " sel" : ""}" aria-pressed="${d[f.key] === p}" style="border-color:${this.ui.color(p)}" data-field="${esc(f.key)}" data-value="${esc(JSON.stringify(p))}">${esc(p)}</button>`).join("")}</div>`);
         }
         case "die": {
           const opts = this.options(f, [1, 2, 3, 4, 5, 6]);
@@ -210,7 +243,8 @@
           return wrap(this.buttons(f.key, opts, d[f.key], (v) => `${faces[v] || ""} ${v}`, () => "die", true));
         }
         case "bool": {
-          const opts = this.options(f, [true, false]);
+          // Always in the same places (Caught it first), whatever order the rules list them in.
+          const opts = [true, false].filter((v) => this.options(f, [true, false]).includes(v));
           return wrap(this.buttons(f.key, opts, d[f.key], (v) => f.labels[v ? 0 : 1], (v) => (v ? "yes" : "no"), true));
         }
         case "choice": {
@@ -226,8 +260,8 @@
         case "cards": {
           const chosen = d[f.key] || [];
           const sum = f.sum ? ` = ${chosen.reduce((a, c) => a + (Number(c) || 0), 0)}` : "";
-          return wrap(`<div class="picked">${chosen.map((c, i) => `<button class="small sel" data-remove="${esc(f.key)}" data-index="${i}">${esc(c)} ✕</button>`).join("")}<b>${esc(sum)}</b></div>
-            <div class="grid">${this.options(f, cat.cards).map((c) => `<button data-add="${esc(f.key)}" data-value="${esc(JSON.stringify(c))}" ${chosen.length >= f.max ? "disabled" : ""}>${esc(c)}</button>`).join("")}</div>`);
+          return wrap(`<div class="picked">${chosen.map((c, i) => `<button class="pick-face sel" data-remove="${esc(f.key)}" data-index="${i}" aria-label="Take out ${esc(CARDS.label(this.match.game, c))}">${this.face(c)}<span aria-hidden="true">✕</span></button>`).join("")}<b>${esc(sum)}</b></div>
+            <div class="grid face-grid">${this.options(f, cat.cards).map((c) => `<button class="pick-face" data-add="${esc(f.key)}" data-value="${esc(JSON.stringify(c))}" ${chosen.length >= f.max ? "disabled" : ""}>${this.face(c)}</button>`).join("")}</div>`);
         }
         case "star-card": return wrap(this.starComposer(f, false));
         case "star-cards": return wrap(this.starComposer(f, true));
@@ -265,17 +299,17 @@
       if (many) {
         const chosen = d[f.key] || [];
         const full = chosen.length >= f.max;
-        const picked = `<div class="picked">${chosen.map((x, i) => `<button class="small sel" data-remove="${k}" data-index="${i}">${esc(x)} ✕</button>`).join("") || "<span class='pill'>none yet</span>"} <small>${chosen.length}/${f.max}</small></div>`;
-        const add = composed && composed !== "M" ? `<button class="big" data-add="${k}" data-value="${esc(JSON.stringify(composed))}" ${full ? "disabled" : ""}>Add ${esc(composed)}</button>` : "";
+        const picked = `<div class="picked">${chosen.map((x, i) => `<button class="pick-face sel" data-remove="${k}" data-index="${i}" aria-label="Take out ${esc(CARDS.label("star-catcher", x))}">${this.face(x)}<span aria-hidden="true">✕</span></button>`).join("") || "<span class='pill'>none yet</span>"} <small>${chosen.length}/${f.max}</small></div>`;
+        const add = composed && composed !== "M" ? `<button class="big add-composed" data-add="${k}" data-value="${esc(JSON.stringify(composed))}" ${full ? "disabled" : ""}>Add ${this.face(composed)}</button>` : "";
         return picked + `<div class="composer">${body}${add}</div>` +
-          `<div class="label">Common cards</div><div class="grid cards-grid">${common.map((x) => `<button data-add="${k}" data-value="${esc(JSON.stringify(x))}" ${full ? "disabled" : ""}>${esc(x)}</button>`).join("")}</div>`;
+          `<div class="label">Common cards</div><div class="grid face-grid">${common.map((x) => `<button class="pick-face" data-add="${k}" data-value="${esc(JSON.stringify(x))}" ${full ? "disabled" : ""}>${this.face(x)}</button>`).join("")}</div>`;
       }
       // Once a card is chosen the common cards fold away, so the catches come into view.
       const open = !d[f.key] || this.compose[f.key + ":grid:open"];
       const grid = open
-        ? `<div class="label">Common cards</div><div class="grid cards-grid">${common.map((x) => `<button class="${d[f.key] === x ? "sel" : ""}" data-field="${k}" data-value="${esc(JSON.stringify(x))}">${esc(x)}</button>`).join("")}</div>`
+        ? `<div class="label">Common cards</div><div class="grid face-grid">${common.map((x) => `<button class="pick-face${d[f.key] === x ? " sel" : ""}" aria-pressed="${d[f.key] === x}" data-field="${k}" data-value="${esc(JSON.stringify(x))}">${this.face(x)}</button>`).join("")}</div>`
         : `<button class="small" data-open="${k}:grid">Common cards ▸</button>`;
-      return `<div class="composer">${body}<div class="composed">${composed ? `Card: <b class="chip">${esc(composed)}</b>` : "<small>pick a shape and a number, or tap a common card</small>"}</div></div>` + grid;
+      return `<div class="composer">${body}<div class="composed">${composed ? `Card: ${this.face(composed)}` : "<small>Pick a shape and a number, or tap a common card.</small>"}</div></div>` + grid;
     }
 
     catches(f, label) {
@@ -295,14 +329,15 @@
         // A Magnet takes every Diamond: nothing to choose, 'take' left out means exactly that.
         delete d.take;
         const all = answer.options[0] || [];
-        return wrap(all.length ? `<span class="pill hot">the Magnet takes every Diamond: ${esc(all.join(" + "))}</span>`
-          : "<span class='pill'>no Diamond on the table: the Magnet goes alone to the pile</span>");
+        return wrap(all.length ? `<span class="pill hot">The Magnet takes every Diamond:</span> ${CARDS.faces("star-catcher", all)}`
+          : "<span class='pill'>No Diamond on the table: the Magnet goes alone to the pile.</span>");
       }
       if (!answer.options.length) {
-        return wrap("<span class='pill'>nothing to catch: the card stays on the table</span>");
+        return wrap("<span class='pill'>Nothing to catch: the card stays on the table.</span>");
       }
       if (answer.options.length === 1 && d.take === undefined) d.take = answer.options[0];
-      return wrap(this.buttons("take", answer.options, d.take, (o) => o.join(" + "), null, true));
+      return wrap(this.buttons("take", answer.options, d.take, null, () => "take-btn", true,
+        (o) => o.map((c) => this.face(c)).join('<span class="plus" aria-hidden="true">+</span>')));
     }
 
     // Collector: rank then suit; cards already seen cannot be chosen.
@@ -333,7 +368,7 @@
       const unseen = this.unseen();
       const others = ["card", "second"].filter((x) => x !== k).map((x) => d[x]);
       const canUse = (name) => name === d[k] || ((!unseen || unseen.has(name)) && !others.includes(name));
-      const shown = d[k] ? `<b class="chip">${esc(d[k])}</b>` : "<small>rank, then suit</small>";
+      const shown = d[k] ? this.face(d[k]) : "<small>Tap the rank, then the suit.</small>";
       return `<div class="field" data-key="${esc(k)}">${label}<div class="composed">${shown} ${clear}</div>${this.rankSuit(k, c, canUse)}</div>`;
     }
 
@@ -357,8 +392,8 @@
       if (!answer.matters) { delete d.aces; return ""; }
       d.aces = d.aces || {};
       for (const a of Object.keys(d.aces)) if (!aces.includes(a)) delete d.aces[a];
-      return `<div class="field" data-key="aces">${label}${aces.map((a) => `<div class="row"><b class="chip">${esc(a)}</b>${[1, 14].map((v) =>
-        `<button class="${d.aces[a] === v ? "sel" : ""}" data-ace="${esc(a)}" data-value="${v}">as ${v}</button>`).join("")}</div>`).join("")}</div>`;
+      return `<div class="field" data-key="aces">${label}${aces.map((a) => `<div class="row">${this.face(a)}${[1, 14].map((v) =>
+        `<button class="${d.aces[a] === v ? "sel" : ""}" aria-pressed="${d.aces[a] === v}" data-ace="${esc(a)}" data-value="${v}">as ${v}</button>`).join("")}</div>`).join("")}</div>`;
     }
 
     flip(f, label) {
@@ -366,7 +401,7 @@
       const o = this.outcome();
       if (!o || o.error || !o.flip) { if (o && !o.error) delete d.flip; return ""; }
       if (d.flip !== undefined && !o.flip_options.includes(d.flip)) delete d.flip;
-      return `<div class="field" data-key="flip">${label}${this.buttons("flip", o.flip_options, d.flip, null, () => "", false)}</div>`;
+      return `<div class="field" data-key="flip">${label}${this.buttons("flip", o.flip_options, d.flip, null, () => "pick-face", false, (c) => this.face(c))}</div>`;
     }
 
     refill(f, label) {
@@ -379,7 +414,7 @@
       const unseen = this.unseen();
       const canUse = (name) => (!unseen || unseen.has(name)) && !chosen.includes(name) && name !== d.card && name !== d.second;
       return `<div class="field" data-key="refill"><div class="label">Turn up ${o.refill} new target${o.refill > 1 ? "s" : ""} from the deck</div>
-        <div class="picked">${chosen.map((x, i) => `<button class="small sel" data-remove="refill" data-index="${i}">${esc(x)} ✕</button>`).join("")} <small>${chosen.length}/${o.refill}</small></div>
+        <div class="picked">${chosen.map((x, i) => `<button class="pick-face sel" data-remove="refill" data-index="${i}" aria-label="Take out ${esc(CARDS.label("collector", x))}">${this.face(x)}<span aria-hidden="true">✕</span></button>`).join("")} <small>${chosen.length}/${o.refill}</small></div>
         ${chosen.length < o.refill ? this.rankSuit("refill", c, canUse) : ""}</div>`;
     }
 
@@ -433,7 +468,7 @@
         const missing = unread > 0 ? ` <small class="flag-reason">+${unread} unread</small>` : "";
         return `<div class="hand-row${p === active ? " on" : ""}" style="border-color:${this.ui.color(p)}">
           <button class="hand-name" data-hand-player="${esc(f.key)}" data-player="${esc(p)}" style="color:${this.ui.color(p)}">${esc(p)} <small>${cards.length}/${m}</small>${missing}</button>
-          <span class="hand-cards">${cards.map((c, i) => `<button class="small sel" data-hand-remove="${esc(f.key)}" data-player="${esc(p)}" data-index="${i}">${esc(extra ? extra(c) : c)} ✕</button>`).join("")}</span></div>`;
+          <span class="hand-cards">${cards.map((c, i) => `<button class="pick-face sel" data-hand-remove="${esc(f.key)}" data-player="${esc(p)}" data-index="${i}" aria-label="Take ${esc(CARDS.label(this.match.game, c))} out of ${esc(p)}'s hand">${this.face(c)}<span aria-hidden="true">✕</span></button>`).join("")}</span></div>`;
       }).join("");
     }
 
@@ -480,6 +515,7 @@
       const d = this.draft;
       const cat = this.catalog;
       const hands = d[f.key] || (d[f.key] = {});
+      for (const p of this.s.players) hands[p] = hands[p] || [];  // an empty hand is a hand
       const max = () => cat.max_hand || 5;
       const active = this.activePlayer(f, hands, max);
       const cards = hands[active] || [];
@@ -489,11 +525,11 @@
       const grid = (cat.cards || []).map((c) => {
         const left = (cat.deck || {})[c] - (shown[c] || 0);
         const off = cards.length + times > max() || left < times;
-        return `<button class="kind" data-hand-add="${esc(f.key)}" data-player="${esc(active)}" data-value="${esc(JSON.stringify(c))}" ${off ? "disabled" : ""}>${esc(c)}<small>${left}</small></button>`;
+        return `<button class="kind" data-hand-add="${esc(f.key)}" data-player="${esc(active)}" data-value="${esc(JSON.stringify(c))}" aria-label="${esc(CARDS.label("cant-catch-harry", c))}, ${left} left" ${off ? "disabled" : ""}>${this.face(c)}<small aria-hidden="true">${left}</small></button>`;
       }).join("");
       return this.handRows(f, hands, max) +
         `<div class="row"><span class="label">Cards for <b style="color:${this.ui.color(active)}">${esc(active)}</b></span>
-          <button class="small ${times === 4 ? "sel" : ""}" data-times="${times === 4 ? 1 : 4}" title="add four at once">×4 (a set)</button></div>
+          <button class="small ${times === 4 ? "sel" : ""}" aria-pressed="${times === 4}" data-times="${times === 4 ? 1 : 4}" title="add four at once">×4 (a set)</button></div>
         <div class="grid kinds">${grid}</div>`;
     }
 
@@ -505,14 +541,23 @@
       const allowed = {};
       if (s.mat_fixed) for (const m of s.mat) allowed[m] = (allowed[m] || 0) + 1;
       else Object.assign(allowed, cat.box || {});
+      // Without a fixed mat: Harry and the Lamp are always there, plus one more moth for
+      // every player past two (rulebook, Setup); so only that many others can be grabbed.
+      const extras = s.mat_fixed ? Infinity : Math.max(0, s.players.length - 2);
+      const names = Object.assign({}, CARDS.MOTHS, cat.moth_names || {});
       return s.players.map((p) => {
         const taken = {};
-        for (const [q, m] of Object.entries(moths)) if (q !== p) taken[m] = (taken[m] || 0) + 1;
-        return `<div class="row moth-row"><b style="color:${this.ui.color(p)};min-width:4.5rem">${esc(p)}</b>${
-          (cat.moths || []).filter((mo) => allowed[mo]).map((mo) => {
-            const off = (taken[mo] || 0) >= allowed[mo];
-            return `<button class="small moth-${mo} ${moths[p] === mo ? "sel" : ""}" data-moth="${esc(f.key)}" data-player="${esc(p)}" data-value="${esc(mo)}" ${off && moths[p] !== mo ? "disabled" : ""}>${esc((cat.moth_names || {})[mo] || mo)}</button>`;
-          }).join("")}</div>`;
+        let extraTaken = 0;
+        for (const [q, m] of Object.entries(moths)) {
+          if (q === p) continue;
+          taken[m] = (taken[m] || 0) + 1;
+          if (m !== "harry" && m !== "lamp") extraTaken++;
+        }
+        return `<div class="moth-row" role="group" aria-label="Moth ${esc(p)} grabbed"><b class="moth-player" style="color:${this.ui.color(p)}">${esc(p)}</b><div class="moth-choices">${
+          (cat.moths || []).filter((mo) => allowed[mo] && (mo === "harry" || mo === "lamp" || extras > 0)).map((mo) => {
+            const full = (taken[mo] || 0) >= allowed[mo] || (mo !== "harry" && mo !== "lamp" && extraTaken >= extras);
+            return `<button class="moth moth-${mo} ${moths[p] === mo ? "sel" : ""}" aria-pressed="${moths[p] === mo}" data-moth="${esc(f.key)}" data-player="${esc(p)}" data-value="${esc(mo)}" ${full && moths[p] !== mo ? "disabled" : ""}>${esc(names[mo] || mo)}</button>`;
+          }).join("")}</div></div>`;
       }).join("");
     }
 
@@ -530,10 +575,10 @@
         ? await this.api("POST", `/api/matches/${this.match.id}/events/${this.entryId}/check`, {event})
         : await this.api("POST", "/api/events/check", {event, match: this.match.id});
       if (token !== this.checkToken) return;
-      this.check = r.ok ? r.data : {ok: false, error: r.data.detail || "refused"};
+      this.check = this.verdict(r);
       const el = document.getElementById(this.ids.check);
       if (el) {
-        el.className = "check " + (this.check.ok ? "ok" : "error");
+        el.className = "check " + this.checkClass();
         el.innerHTML = this.checkHtml();
       }
       const send = document.getElementById(this.ids.send);
@@ -546,11 +591,20 @@
         ? await this.api("PUT", `/api/matches/${this.match.id}/events/${this.entryId}`, {event})
         : await this.api("POST", "/api/events", {event, match: this.match.id});
       if (!r.ok) {
-        this.check = {ok: false, error: r.data.detail || "refused"};
+        this.check = this.verdict(r);
+        this.touched = true;
         this.render();
         return null;
       }
       return r.data;
+    }
+
+    /** The server's answer as the form shows it: in the words of this form's fields. */
+    verdict(r) {
+      const raw = r.ok ? r.data : {ok: false, error: r.data.detail};
+      if (raw.ok) return raw;
+      const error = WORDS.plain(raw.error || WORDS.MESSAGES.refused, this.labels());
+      return Object.assign({}, raw, {error, missing: error.startsWith("Still to choose")});
     }
 
     // -- taps -------------------------------------------------------------------------------------
@@ -559,7 +613,7 @@
       const d = this.draft;
       if (!d) return false;
       const ds = t.dataset;
-      const after = () => { this.check = null; this.checkToken++; this.render(); return true; };
+      const after = () => { this.touched = true; this.check = null; this.checkToken++; this.render(); return true; };
       if (ds.type) { this.start(ds.type); return after(); }
       if (ds.field) {
         d[ds.field] = JSON.parse(ds.value);
@@ -639,6 +693,7 @@
       const n = Number(text);
       if (!Number.isInteger(n) || n < 1 || n > 99) return;
       this.composeTap(key, "number", n);
+      this.touched = true;
       this.check = null;
       this.checkToken++;
       this.render();

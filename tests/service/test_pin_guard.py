@@ -77,6 +77,29 @@ def test_a_pin_change_by_the_api_signs_out_every_other_phone(client: TestClient)
     assert can_write(client, ann) and not can_write(client, ben)
 
 
+def test_a_join_code_signs_a_friend_in_for_ten_minutes_and_the_pin_stays_secret(
+        settings: Settings) -> None:
+    now = [1_800_000_000.0]
+    with TestClient(create_app(settings, clock=lambda: now[0])) as client:
+        ann = login(client, "Ann")
+        assert client.post("/api/join-codes").status_code == 401  # a watcher cannot
+        answer = client.post("/api/join-codes", headers=ann)
+        assert answer.status_code == 201 and answer.json()["minutes"] == 10
+        code = answer.json()["code"]
+        assert code.isdigit() and len(code) == 6
+        assert code not in meta(settings).values()  # kept as a hash, like the PIN
+        friend = client.post("/api/auth", json={"pin": code, "name": "Dee"})
+        assert friend.status_code == 200 and can_write(
+            client, {"Authorization": f"Bearer {friend.json()['token']}"})
+        assert can_write(client, ann)  # nobody was signed out
+        now[0] += 601
+        assert client.post("/api/auth", json={"pin": code, "name": "Eve"}).status_code == 401
+        # a new PIN ends every join code at once
+        late = client.post("/api/join-codes", headers=ann).json()["code"]
+        assert client.put("/api/auth/pin", json={"pin": "864209"}, headers=ann).status_code == 200
+        assert client.post("/api/auth", json={"pin": late, "name": "Fay"}).status_code == 401
+
+
 def test_a_token_ends_after_the_idle_days_and_lives_on_while_used(settings: Settings) -> None:
     now = [1_800_000_000.0]
     day = 86_400.0
