@@ -228,6 +228,10 @@ def test_join_sign_in_one_entry_per_game_undo_and_a_live_update(
     tap(driver, "#entry [data-hand-player='hands'][data-player='Ann']")
     tap(driver, "#entry [data-times='4']")
     tap(driver, "#entry [data-hand-add='hands'][data-value='\"harry\"']")
+    # every hand holds 4 cards at the end of a round (docs/rulings.md)
+    tap(driver, "#entry [data-hand-player='hands'][data-player='Ben']")
+    for card in ("fox", "james", "mom", "teacher"):
+        tap(driver, f"#entry [data-hand-add='hands'][data-value='\"{card}\"']")
     tap(driver, "#entry [data-moth='moths'][data-player='Ann'][data-value='harry']")
     tap(driver, "#entry [data-moth='moths'][data-player='Ben'][data-value='lamp']")
     send(driver)
