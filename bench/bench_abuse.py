@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -149,7 +150,16 @@ def flood_once(url: str, path: str, budget: int, chunk: int = 65_536) -> tuple[i
     return sent, status
 
 
-def flood(server: Server, total_mb: int) -> dict[str, object]:
+@dataclass(frozen=True)
+class FloodFigures:
+    per_path: dict[str, tuple[int, int, dict[int, int]]]
+    """Per path: bytes sent, connections made, and how many answers had each status."""
+    rss_before_mb: float
+    rss_peak_mb: float
+    seconds: float
+
+
+def flood(server: Server, total_mb: int) -> FloodFigures:
     assert server.process is not None
     pid = server.process.pid
     before = rss_kib(pid)
@@ -164,7 +174,7 @@ def flood(server: Server, total_mb: int) -> dict[str, object]:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    results: dict[str, object] = {}
+    per_path: dict[str, tuple[int, int, dict[int, int]]] = {}
     started = time.monotonic()
     for path in ("/api/events", "/api/auth"):
         remaining = total_mb * 1_000_000
@@ -177,13 +187,11 @@ def flood(server: Server, total_mb: int) -> dict[str, object]:
             sent_total += sent
             statuses[status] = statuses.get(status, 0) + 1
             connections += 1
-        results[path] = (sent_total, connections, statuses)
+        per_path[path] = (sent_total, connections, statuses)
     stop.set()
     sampler.join()
-    results["rss_before_mb"] = before / 1024
-    results["rss_peak_mb"] = peak / 1024
-    results["seconds"] = time.monotonic() - started
-    return results
+    return FloodFigures(per_path, rss_before_mb=before / 1024, rss_peak_mb=peak / 1024,
+                        seconds=time.monotonic() - started)
 
 
 # -- 2. guessing ------------------------------------------------------------------------------
@@ -289,13 +297,13 @@ def main() -> int:
         server.stop()
         tracebacks += server.tracebacks
         print(f"Chunked flood, {args.flood_mb} MB without a token to each path "
-              f"({figures['seconds']:.1f} s):")
+              f"({figures.seconds:.1f} s):")
         for path in ("/api/events", "/api/auth"):
-            sent, connections, statuses = figures[path]  # type: ignore[misc]
+            sent, connections, statuses = figures.per_path[path]
             print(f"  {path:12} {sent / 1e6:7.1f} MB sent over {connections} connections, each "
                   f"cut off by the server; answers {dict(sorted(statuses.items()))}")
-        print(f"  server RSS: {figures['rss_before_mb']:.1f} MB before, "
-              f"{figures['rss_peak_mb']:.1f} MB at the peak (goal: under 150 MB); "
+        print(f"  server RSS: {figures.rss_before_mb:.1f} MB before, "
+              f"{figures.rss_peak_mb:.1f} MB at the peak (goal: under 150 MB); "
               f"answering afterwards: {alive}")
 
         settings = Settings(data_dir=work)

@@ -211,6 +211,7 @@ def font_card(rng: random.Random, text_fonts: list[list[str]], suit_fonts: list[
     rank_ink = _glyph_image(_pick(rng, text_fonts), printed, rank_h, squeeze, bold, spacing,
                             flat_top=printed == "3" and rng.random() < 0.4)
     suit_h = round(rank_h * rng.uniform(0.5, 1.0))
+    suit_ink: NDArray[np.float32] | None
     if rng.random() < 0.3:
         suit_ink = _drawn_suit(suit, suit_h, rng)
     else:
@@ -300,7 +301,7 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
     quad += np.array([[rng.uniform(-off, off), rng.uniform(-off, off)] for _ in range(4)],
                      np.float32)
     to_canon = cv2.getPerspectiveTransform(
-        quad, np.float32([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]))
+        quad, np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float32))
     canon = cv2.warpPerspective(img8, to_canon, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(canon, np.uint8), to_canon @ place
@@ -378,9 +379,9 @@ def design_samples(model: GlyphModel | None, per_card: int, seed: int,
     xs: list[NDArray[np.float32]] = []
     ys: list[int] = []
     # our own renderer's designs too: the simulated camera table draws them
-    for design in range(len(STANDARD_DESIGNS)):
+    for design_index in range(len(STANDARD_DESIGNS)):
         for card in STANDARD:
-            face = render_card("standard", card, design)
+            face = render_card("standard", card, design_index)
             for _ in range(per_card):
                 canon, _h = camera(face, rng)
                 _label_by_model(model, index_candidates(canon, (0, 1)), card[:-1], card[-1],

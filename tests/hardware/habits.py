@@ -425,11 +425,11 @@ def make_move(event: Event, state: State, world: World, rng: random.Random, at: 
                 hands.wait(0.5, 2.0)
                 hands.off(spot)
         if style == "wrong-station-first":
-            others = [st for st in range(1, 5) if st != station
-                      and world.free_slots(st, color)]
-            if others:
+            other_stations = [st for st in range(1, 5) if st != station
+                              and world.free_slots(st, color)]
+            if other_stations:
                 hands.wait(0.4, 1.0)
-                slot = rng.choice(world.free_slots(rng.choice(others), color))
+                slot = rng.choice(world.free_slots(rng.choice(other_stations), color))
                 hands.on(slot)
                 hands.wait(0.3, 2.5)
                 hands.off(slot)

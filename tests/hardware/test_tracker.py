@@ -79,11 +79,12 @@ def test_a_replayed_hello_is_dropped_and_a_new_boot_starts_afresh() -> None:
     tracker = synced()
     tracker.feed([Changes(2, ((35, False),))], now=0.1)
     tracker.feed([hello(0), Snapshot(1, N, INITIAL)], now=0.2)  # same boot, old: replays
-    assert tracker.state == "connected" and tracker.stale == 2
+    # as tuples: mypy would otherwise keep `state` narrowed across the feed() calls
+    assert (tracker.state, tracker.stale) == ("connected", 2)
     tracker.feed([hello(0, boot_id=2)], now=0.3)  # the board restarted
     assert tracker.state == "resyncing"
     update = tracker.feed([Snapshot(1, N, INITIAL - {35, 4})], now=0.31)
-    assert update.changes == [(4, False)] and tracker.state == "connected"
+    assert (update.changes, tracker.state) == ([(4, False)], "connected")
 
 
 def test_a_protocol_1_board_is_refused_with_the_reason() -> None:

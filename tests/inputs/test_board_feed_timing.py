@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from companion.inputs.board import _Feed
+from companion.inputs.board import CurrentMatch, _Feed
 from companion.service.live import Hub
 from companion.service.store import EventStore
 from companion.service.table import TableService
@@ -66,19 +66,28 @@ def feed(table: TableService) -> _Feed:
     source.open()
     feed = _Feed(table, source, BOARD, tick_seconds=60.0)
     feed.on_status(LinkStatus("connected"))
-    feed._handle(*feed._queue.get(timeout=5))
+    feed._handle(*queued(feed))
     return feed
 
 
-def arrive(feed: _Feed, sensor_id: str, present: bool, at: float = 0.0) -> tuple[Any, Any]:
+def queued(feed: _Feed) -> tuple[object, CurrentMatch | None]:
+    """The next item the feed queued: what came in, with the match it was stamped with."""
+    item = feed._queue.get(timeout=5)
+    assert isinstance(item, tuple) and len(item) == 2, item
+    what, seen = item
+    assert seen is None or isinstance(seen, CurrentMatch), seen
+    return what, seen
+
+
+def arrive(feed: _Feed, sensor_id: str, present: bool,
+           at: float = 0.0) -> tuple[object, CurrentMatch | None]:
     """A change comes in from the board (stamped on the loop) but is not handled yet.
 
     ``at`` is far in the past on the monotonic clock, so the board counts as settled
     as soon as the feed reads it (:meth:`_Feed._read`).
     """
     feed.on_change(SensorChange(sensor_id, present, at))
-    item: tuple[Any, Any] = feed._queue.get(timeout=5)
-    return item
+    return queued(feed)
 
 
 def entries(table: TableService) -> list[dict[str, Any]]:

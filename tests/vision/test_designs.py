@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -91,9 +93,9 @@ def test_every_installed_design_gives_distinct_faces(design: str) -> None:
         gray = cv2.cvtColor(face[:, :, :3], cv2.COLOR_BGR2GRAY)
         small[card] = cv2.resize(gray, (48, 68), interpolation=cv2.INTER_AREA).astype(np.float32)
         assert gray.std() > 10  # something is printed on it
-    cards = list(small)
-    for i, a in enumerate(cards):
-        for b in cards[i + 1:]:
+    drawn = list(small)
+    for i, a in enumerate(drawn):
+        for b in drawn[i + 1:]:
             assert np.abs(small[a] - small[b]).mean() > 0.3, f"{a} and {b} look the same"
     # hearts print red (in four-colour decks too: their diamonds and clubs change colour)
     for card in ("QH", "7H"):
@@ -113,7 +115,7 @@ def test_faces_at_other_heights_and_a_fresh_array_each_call() -> None:
 
 
 @needs_designs
-def test_faces_are_cached_on_disk(tmp_path: pytest.TempPathFactory,
+def test_faces_are_cached_on_disk(tmp_path: Path,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     import vision.designs as designs
 

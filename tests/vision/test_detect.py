@@ -117,14 +117,17 @@ def test_a_card_inside_the_outline_of_overlapping_cards_is_not_taken_for_a_panel
 
 
 def test_a_panel_is_square_to_its_card_with_a_border_on_every_side() -> None:
-    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
-    panel = np.float32([[10, 16], [90, 16], [90, 100], [10, 100]])  # room for a name below
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    # room for a name below
+    panel = np.array([[10, 16], [90, 16], [90, 100], [10, 100]], np.float32)
     assert _panel_of(panel, card)
     assert _panel_of(np.roll(panel, 1, axis=0), np.roll(card, 2, axis=0))  # any corner order
-    blob = np.float32([[0, 0], [100, 0], [100, 200], [0, 200]])  # two cards in one outline
+    # two cards in one outline
+    blob = np.array([[0, 0], [100, 0], [100, 200], [0, 200]], np.float32)
     assert not _panel_of(card, blob)  # the top card touches the blob's outline
-    askew = np.float32([[20, 5], [95, 20], [80, 95], [5, 80]])  # a card lying across a blob
-    assert not _panel_of(askew, np.float32([[0, 0], [100, 0], [100, 100], [0, 100]]))
+    # a card lying across a blob
+    askew = np.array([[20, 5], [95, 20], [80, 95], [5, 80]], np.float32)
+    assert not _panel_of(askew, np.array([[0, 0], [100, 0], [100, 100], [0, 100]], np.float32))
 
 
 @pytest.mark.parametrize(("seed", "card"), [(1086, "lamp"), (1171, "furry")])
@@ -137,7 +140,7 @@ def test_a_card_whose_faint_sides_hid_it_is_found_round_its_panel(
     truth = next(t for t in scene.cards if t.card == card)
     assert max(quad_iou(q, truth.quad) for q in find_cards(scene.image)) > 0.9
     centre = truth.quad.mean(axis=0)
-    panel = np.float32(centre + 0.75 * (truth.quad - centre))
+    panel = np.array(centre + 0.75 * (truth.quad - centre), np.float32)
     assert max(quad_iou(q, truth.quad) for q in cards_round_panel(scene.image, panel)) > 0.9
     seen = Recognizer(galleries["cant-catch-harry"]).detect(scene.image)
     best = max(seen, key=lambda d: quad_iou(d.quad, truth.quad))
@@ -147,7 +150,7 @@ def test_a_card_whose_faint_sides_hid_it_is_found_round_its_panel(
 
 def test_no_card_is_found_round_a_lone_quad_on_a_bare_table() -> None:
     scene = render_scene(with_deck(CONDITIONS["empty"], "standard"), 300)
-    square = np.float32([[600, 300], [680, 300], [680, 400], [600, 400]])
+    square = np.array([[600, 300], [680, 300], [680, 400], [600, 400]], np.float32)
     assert cards_round_panel(scene.image, square) == []
     assert cards_round_panel(scene.image, square - 700) == []  # off the image
 
@@ -178,14 +181,14 @@ def test_a_card_shaped_hull_on_a_bare_table_is_not_a_card() -> None:
     assert quad_from_contour(hull, settings, float(gray.size)) is not None  # card-shaped
     assert _cards_left_open(gray, [sides], [], settings) == []
     # an outline inside a card already found is that card's print, not another card
-    card = np.float32([[600, 300], [690, 300], [690, 425], [600, 425]])
+    card = np.array([[600, 300], [690, 300], [690, 425], [600, 425]], np.float32)
     assert _cards_left_open(gray, [sides], [card], settings) == []
 
 
 def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
     """Corners of a card ``width`` pixels wide (poker proportions) turned ``angle`` degrees."""
     box = cv2.boxPoints(((centre[0], centre[1]), (width, width * 88 / 63), angle))
-    return order_clockwise(box)
+    return order_clockwise(np.asarray(box, np.float32))
 
 
 def _table(cards: list[np.ndarray], size: tuple[int, int] = (720, 1280), seed: int = 0,
@@ -196,11 +199,12 @@ def _table(cards: list[np.ndarray], size: tuple[int, int] = (720, 1280), seed: i
     rng = np.random.default_rng(seed)
     h, w = size
     grain = cv2.GaussianBlur(rng.normal(0, 12, (h, w)).astype(np.float32), (0, 0), 3)
-    image = np.clip(np.float32([60, 95, 140]) + grain[..., None], 0, 255).astype(np.uint8)
+    wood = np.array([60, 95, 140], np.float32)
+    image: np.ndarray = np.clip(wood + grain[..., None], 0, 255).astype(np.uint8)
     if sheet is not None:
         x0, y0, x1, y1 = sheet
-        image[y0:y1, x0:x1] = np.clip(np.float32([190, 175, 160]) + grain[y0:y1, x0:x1, None],
-                                      0, 255).astype(np.uint8)
+        paper = np.array([190, 175, 160], np.float32)
+        image[y0:y1, x0:x1] = np.clip(paper + grain[y0:y1, x0:x1, None], 0, 255).astype(np.uint8)
     for quad in cards:
         side = float(np.linalg.norm(quad[1] - quad[0]))
         short = min(side, float(np.linalg.norm(quad[2] - quad[1])))
@@ -216,7 +220,7 @@ def _table(cards: list[np.ndarray], size: tuple[int, int] = (720, 1280), seed: i
             cv2.circle(mask, (cx, cy), r, 255, -1)
         q = portrait(quad)
         m = cv2.getPerspectiveTransform(
-            np.float32([[0, 0], [200, 0], [200, 280], [0, 280]]), q)
+            np.array([[0, 0], [200, 0], [200, 280], [0, 280]], np.float32), q)
         shadow = cv2.warpPerspective(mask, m, (w, h))
         shadow = cv2.GaussianBlur(np.roll(shadow, (3, 3), axis=(0, 1)), (0, 0), 2)
         image = (image * (1 - 0.35 * shadow[..., None] / 255.0)).astype(np.uint8)

@@ -24,7 +24,7 @@ def _off(card: str, scale: float, angle: float, dx: float, dy: float) -> np.ndar
     """A Star Catcher card as a slightly wrong dewarp shows it."""
     face = cv2.resize(render_card("star-catcher", card), (CARD_W, CARD_H),
                       interpolation=cv2.INTER_AREA)
-    m = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), angle, scale)
+    m = np.asarray(cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), angle, scale), np.float64)
     m[:, 2] += (dx, dy)
     return np.asarray(cv2.warpAffine(face, m, (CARD_W, CARD_H),
                                      borderMode=cv2.BORDER_REPLICATE), np.uint8)
@@ -70,8 +70,8 @@ def test_the_shortcut_changes_the_time_not_the_answer(galleries: dict[str, Galle
             image = render_scene(cond, seed).image
             cards += [dewarp(image, portrait(q)) for q in find_cards(image)]
     # cards of other decks: unknown both ways
-    cards += [cv2.resize(render_card(deck, card, design), (CARD_W, CARD_H),
-                         interpolation=cv2.INTER_AREA)
+    cards += [np.asarray(cv2.resize(render_card(deck, card, design), (CARD_W, CARD_H),
+                                    interpolation=cv2.INTER_AREA), np.uint8)
               for deck, card in (("standard", "7D"), ("star-plus", "7"), ("standard", "QH"))
               for design in TEST_DESIGNS[:1]]
     fits[0] = 0
@@ -92,5 +92,6 @@ def test_near_identical_decks_take_the_descriptor_from_the_fine_view_at_no_cost(
         True, False, False]
     for card in ("D7*", "C12***", "M"):
         face = _off(card, 1.03, 1.0, 2, -1)
-        halved = cv2.resize(_inner(face, FINE_SIZE), DESC_SIZE, interpolation=cv2.INTER_AREA)
+        halved = np.asarray(cv2.resize(_inner(face, FINE_SIZE), DESC_SIZE,
+                                       interpolation=cv2.INTER_AREA), np.uint8)
         assert float(describe(face) @ _descriptor(halved)) > 0.999  # rounding only

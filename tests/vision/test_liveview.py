@@ -28,7 +28,8 @@ def _label_strip(detection: Detection) -> np.ndarray:
     """The row of the view through the label above the card, on a light frame."""
     frame = np.full((360, 640, 3), 200, np.uint8)
     view = annotate(frame, [detection], width=640)
-    return view[int(detection.quad[:, 1].min()) - 10]
+    strip: np.ndarray = view[int(detection.quad[:, 1].min()) - 10]
+    return strip
 
 
 def test_an_unknown_card_shows_its_reason_beside_the_question_mark() -> None:
