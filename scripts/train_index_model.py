@@ -132,7 +132,7 @@ def _glyph_image(font_path: str, text: str, height: int, squeeze: float, bold: i
     images = []
     for part in parts:
         box = font.getbbox(part)
-        w, h = box[2] - box[0] + 8, box[3] - box[1] + 8
+        w, h = round(box[2] - box[0]) + 8, round(box[3] - box[1]) + 8
         im = PILImage.new("L", (max(w, 1), max(h, 1)), 0)
         ImageDraw.Draw(im).text((4 - box[0], 4 - box[1]), part, fill=255, font=font)
         images.append(np.asarray(im, np.float32) / 255)
