@@ -20,10 +20,10 @@ A light card on a light table can escape both cues (its unshadowed sides are too
 faint to close its outline); where an outline's hull is card-shaped and no card
 found explains it, a second, more sensitive look at the edges there finds it.
 
-Overlapping cards make one outline round them all. The top card still shows three of
-its corners on it, with full sides between: those give the fourth corner, and the
-card is kept when its sides lie on edges all round. Every card found says whether it
-overlaps another, since a corner of it may then show the other card's index.
+Overlapping cards make one outline round them all; the top card is found in it by
+:mod:`vision.clusters`, and the second looks are :mod:`vision.second_look`'s. Every
+card found says whether it overlaps another, since a corner of it may then show the
+other card's index.
 """
 
 from __future__ import annotations
@@ -418,11 +418,15 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # the outer and inner outlines of one edge straddle the true edge: average them
     out = [(np.mean(group, axis=0).astype(np.float32), alt)
            for group, alt in zip(twins, others, strict=True)]
-    opened = _cards_left_open(gray, open_outlines, kept, settings)
+    # (imported here: both modules build on this one's outline primitives)
+    from vision.clusters import cards_in_clusters
+    from vision.second_look import cards_left_open
+
+    opened = cards_left_open(gray, open_outlines, kept, settings)
     # a panel that was all the frame's edges outlined gives way to its card
     out = [(q, alt) for q, alt in out if not any(_print_on(q, c) for c in opened)]
     out += [(q, []) for q in opened]
-    clustered = _cards_in_clusters(open_outlines, [q for q, _ in out], masks, settings)
+    clustered = cards_in_clusters(open_outlines, [q for q, _ in out], masks, settings)
     out += [(q, []) for q in clustered]
     if settings.card_area is None and len(out) >= 3:
         # one deck on one table: a quad far smaller than the others is a fragment
@@ -434,6 +438,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     return [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads))
             for q, alt in out]
 
+
+OVERLAP = 0.02
+"""Fraction of a card's area under or over another card found, from which the card is
+overlapped: one of its corners may show the other card's index."""
 
 def _overlaps_another(quad: Quad, quads: list[Quad]) -> bool:
     area = cv2.contourArea(quad)
@@ -500,297 +508,6 @@ PANEL_SKEW = 0.1
 _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 
 
-def cards_round_panel(image: Image, panel: NDArray[np.floating],
-                      settings: DetectorSettings | None = None) -> list[Quad]:
-    """Card outlines round ``panel`` (a quad that may be a panel printed on a card),
-    found by a second, more sensitive look at the edges just round it.
-
-    On a light table a light card's sides without a drop shadow can be too faint for
-    the edge thresholds of the whole frame, which then finds only a panel printed on
-    the card. Lower thresholds everywhere would merge small cards with their shadows,
-    so only this neighbourhood is looked at again (by a caller that could not read
-    the panel as a card).
-    """
-    settings = settings or DetectorSettings()
-    inner = np.asarray(panel, np.float32)
-    found = []
-    shortest = cv2.arcLength(inner, True)  # a card round the panel goes further round
-    for contour, q in _outlines_near(image, inner, 1.8, shortest, settings, SECOND_LOOK_LOW):
-        if _panel_of(inner, q):
-            found.append((cv2.contourArea(q), _refined(contour, q)))
-    found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
-    return [q for _, q in found]
-
-
-def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
-                   settings: DetectorSettings, low: float, blur: int = 5,
-                   ) -> list[tuple[NDArray[np.int32], Quad]]:
-    """Card-shaped outlines (contour and rough quad, in image pixels) found by a second,
-    more sensitive look at the edges in ``quad`` grown ``reach`` times about its centre
-    (``low``: Canny's lower threshold as a fraction of the median brightness there).
-    ``image`` is grey or BGR; only the region looked at is converted."""
-    h, w = image.shape[:2]
-    centre = quad.mean(axis=0)
-    region = centre + (quad - centre) * reach
-    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
-    if x1 - x0 < 16 or y1 - y0 < 16:
-        return []
-    roi = image[y0:y1, x0:x1]
-    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
-    med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
-    edges = cv2.Canny(smooth, max(8.0, low * med), max(24.0, EDGE_HIGH * med), L2gradient=True)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    out = []
-    for c in contours:
-        if len(c) < shortest:
-            continue
-        contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
-        q = quad_from_contour(contour, settings, float(h * w), refine=False)
-        if q is not None and not _on_frame(q, w, h) and not (
-                cv2.contourArea(q) > LARGE_CARD * h * w and _square_cornered(contour, q)):
-            out.append((contour, q))
-    return out
-
-
-def _explained(q: Quad, cards: list[Quad]) -> bool:
-    """Whether ``q`` overlaps one of ``cards`` (it is that card, a part of it, or round it)."""
-    centre = q.mean(axis=0)
-    return any(_iou(q, k) > 0.2 or _contains(k, centre) or _contains(q, k.mean(axis=0))
-               for k in cards)
-
-
-def _cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[Quad],
-                     settings: DetectorSettings) -> list[Quad]:
-    """Cards whose outline did not close, found by a second look round card-shaped hulls
-    that no card found explains.
-
-    A light card on a light table may show only its two shadowed sides to the frame's
-    edge thresholds, and in the brightness mask its unlit middle leaks out through the
-    faint sides: either way the outline's hull is card-shaped but it encloses nothing.
-    Only such places are looked at again, more sensitively (lower thresholds everywhere
-    merge small cards with their shadows), and only a closed card outline there counts.
-    """
-    h, w = gray.shape[:2]
-    image_area = float(h * w)
-    # one deck on one table: an outline far smaller than the cards found is a panel or a
-    # fragment of a card that others cover, not a card
-    smallest = (OPEN_LEAST_SIZE * float(np.median([cv2.contourArea(k) for k in kept]))
-                if kept else 0.0)
-    looked: list[Quad] = []
-    cards: list[Quad] = []
-    for contour in outlines:
-        x, y, bw, bh = cv2.boundingRect(contour)
-        if max(bw, bh) > 3 * min(bw, bh):  # no card, however turned or tilted
-            continue
-        middle = np.array([x + bw / 2, y + bh / 2], np.float32)
-        inside = [k for k in kept if _contains(k, middle)]  # a found card's print or halo
-        if inside and bw * bh < 1.5 * max(cv2.contourArea(k) for k in inside):
-            continue  # (cheap test first: only an outline larger than them may be a card)
-        # every few points suffice to place the second look, at a fraction of the cost
-        hull = np.asarray(cv2.convexHull(
-            np.ascontiguousarray(contour[::max(1, len(contour) // 96)])), np.int32)
-        q = quad_from_contour(hull, settings, image_area, refine=False)
-        if q is None or any(_iou(q, k) > 0.5 for k in looked):
-            continue
-        # a panel printed on a card may be all that was outlined (a dark frame on a light
-        # card whose own sides are faint): the card round it is still to be found
-        others = [k for k in kept if not _print_on(k, q)]
-        if any(_contains(k, middle) for k in others) or _explained(q, others + cards):
-            continue
-        if len(looked) == MAX_OPEN_LOOKS:  # a cluttered table: bound the frame's time
-            break
-        looked.append(q)
-        # noise breaks a faint side's edge into pieces; smoothing more may join them
-        # (or blur a corner away), so the usual smoothing is tried first
-        for blur in OPEN_LOOK_BLURS:
-            near = [(_iou(rough, q), c, rough) for c, rough in
-                    _outlines_near(gray, q, OPEN_REACH, 0.7 * cv2.arcLength(q, True), settings,
-                                   OPEN_LOOK_LOW, blur)]
-            iou, c, rough = max(near, key=lambda t: t[0], default=(0.0, hull, q))
-            if (iou >= 0.7 and cv2.contourArea(rough) >= smallest
-                    and not _explained(rough, others + cards)):
-                cards.append(_refined(c, rough))
-                break
-    return cards
-
-
-OPEN_REACH = 1.25
-"""How far round a card-shaped hull the second look reaches (times its size)."""
-
-OPEN_LOOK_LOW = 0.1
-"""Canny's lower threshold (of the median brightness) when looking again round a hull."""
-
-OPEN_LEAST_SIZE = 0.5
-"""Least area of a card found by a second look, as a fraction of the median card found."""
-
-MAX_OPEN_LOOKS = 4
-"""Most hulls looked at again in one frame (overlapping cards and hands leave many)."""
-
-OPEN_LOOK_BLURS = (5, 7)
-"""Gaussian smoothing kernels tried, in turn, when looking again round a hull."""
-
-
-CLUSTER_CORNER = 20.0
-"""Degrees from square within which three corners of a cluster's outline can be a card's."""
-
-CLUSTER_PAPER = 0.45
-"""Least fraction of a card's area that the brightness mask must cover (paper, not table)."""
-
-MAX_CLUSTER_CARDS = 8
-"""Most cards taken out of clusters in one frame (bounds a cluttered frame's time)."""
-
-
-def _cards_in_clusters(outlines: list[NDArray[np.int32]], kept: list[Quad],
-                       masks: list[Image], settings: DetectorSettings) -> list[Quad]:
-    """Cards on top of other cards, whose outlines ran into those below.
-
-    Overlapping cards make one outline round them all, which is no card's shape. A
-    card on top still shows three of its corners on that outline, one side full length
-    between each pair: two sides at right angles, in a card's proportions, give the
-    fourth corner. Such a card must lie on paper-bright ground in the brightness mask,
-    have an edge all along its four sides (the top card's fourth side shadows the card
-    below; corners of two different cards leave a side across a card's face), and be
-    no card already found.
-    """
-    edges, bright = masks
-    h, w = bright.shape[:2]
-    image_area = float(h * w)
-    lo, hi = _area_limits(settings, image_area)
-    if kept:
-        # one deck: about the size of the cards found (tilt makes far cards smaller)
-        median = float(np.median([cv2.contourArea(k) for k in kept]))
-        lo, hi = max(lo, 0.4 * median), min(hi, 2.5 * median)
-    found: list[Quad] = []
-    for contour in outlines:
-        if len(found) >= MAX_CLUSTER_CARDS:
-            break
-        _, _, bw, bh = cv2.boundingRect(contour)
-        if bw * bh < 1.3 * lo:  # room for more than one card only
-            continue
-        poly = cv2.approxPolyDP(contour, max(2.5, 0.12 * math.sqrt(lo)), True).reshape(-1, 2)
-        n = len(poly)
-        if n < 5:
-            continue  # a quad was already judged as one
-        pts = poly.astype(np.float32)
-        sign = 1.0 if cv2.contourArea(pts, oriented=True) >= 0 else -1.0
-        for i in range(n):
-            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % n]
-            if not (_square_at(pts[i - 2], a, b, sign) and _square_at(a, b, c, sign)
-                    and _square_at(b, c, pts[(i + 2) % n], sign)):
-                continue
-            quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
-            area = cv2.contourArea(quad)
-            if not lo <= area <= hi or not (
-                    settings.aspect_range[0] <= _side_ratio(quad) <= settings.aspect_range[1]):
-                continue
-            if any(_iou(quad, k) > 0.3 or _contains(quad, k.mean(axis=0))
-                   or _contains(k, quad.mean(axis=0)) for k in kept + found):
-                continue
-            if _paper(bright, quad) < CLUSTER_PAPER:
-                continue
-            # the corners of a rough outline are a few pixels off: the card's sides are
-            # the edges along them
-            snapped = _snapped(edges, quad)
-            if snapped is not None and _edged(edges, snapped):
-                found.append(snapped)
-    return found
-
-
-SNAP_BAND = 5.0
-"""Pixels either side of a rough side within which its edge is looked for."""
-
-
-def _snapped(edges: Image, quad: Quad) -> Quad | None:
-    """``quad`` with each side moved onto the edge pixels along it (a line fitted to
-    them), or ``None`` when a corner would move far (no edge there to follow)."""
-    h, w = edges.shape[:2]
-    x, y, bw, bh = cv2.boundingRect(quad.astype(np.int32))
-    pad = int(SNAP_BAND) + 1
-    x0, y0 = max(x - pad, 0), max(y - pad, 0)
-    x1, y1 = min(x + bw + pad, w), min(y + bh + pad, h)
-    ys, xs = np.nonzero(edges[y0:y1, x0:x1])
-    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-    lines: list[Line] = []
-    for a, b in zip(quad, quad[_NEXT], strict=True):
-        side = b - a
-        length = float(np.hypot(*side))
-        if length < 4:
-            return None
-        unit = side / length
-        rel = pts - a
-        t = (rel @ unit) / length
-        dist = np.abs(rel[:, 0] * unit[1] - rel[:, 1] * unit[0])
-        sel = pts[(t > 0.15) & (t < 0.85) & (dist <= SNAP_BAND)]
-        if len(sel) < 10:
-            lines.append((float(unit[0]), float(unit[1]), float(a[0]), float(a[1])))
-        else:
-            lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
-    out = _meeting_points(lines)
-    if out is None or float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(
-            cv2.contourArea(quad)):
-        return None
-    return order_clockwise(out)
-
-
-def _edged(edges: Image, quad: Quad) -> bool:
-    """Whether every side of ``quad`` runs along the edge mask for most of its length
-    (its ends left out: rounded corners)."""
-    t = np.linspace(0.1, 0.9, EDGE_SAMPLES, dtype=np.float32)[:, None]
-    h, w = edges.shape[:2]
-    for a, b in zip(quad, quad[_NEXT], strict=True):
-        pts = np.round(a + t * (b - a)).astype(np.int32)
-        xs, ys = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
-        # two pixels either way across the side: a side is rarely perfectly straight
-        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
-        normal /= max(float(np.hypot(*normal)), 1e-6)
-        hits = edges[ys, xs] > 0
-        for k in (-2, 2):
-            off = np.round(pts + k * normal).astype(np.int32)
-            hits |= edges[np.clip(off[:, 1], 0, h - 1), np.clip(off[:, 0], 0, w - 1)] > 0
-        if float(hits.mean()) < CLUSTER_EDGED:
-            return False
-    return True
-
-
-EDGE_SAMPLES = 32
-"""Points looked at along each side of a card found in a cluster."""
-
-OVERLAP = 0.02
-"""Fraction of a card's area under or over another card found, from which the card is
-overlapped: one of its corners may show the other card's index."""
-
-CLUSTER_EDGED = 0.4
-"""Least fraction of each side of a card found in a cluster that lies on an edge."""
-
-
-def _square_at(a: NDArray[np.float32], b: NDArray[np.float32], c: NDArray[np.float32],
-               sign: float) -> bool:
-    """Whether the outline turns outwards (convex) by about a right angle at ``b``."""
-    u, v = a - b, c - b
-    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
-    if nu < 1 or nv < 1:
-        return False
-    cross = float((b - a)[0] * (c - b)[1] - (b - a)[1] * (c - b)[0])
-    angle = math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
-    return cross * sign > 0 and abs(angle - 90) <= CLUSTER_CORNER
-
-
-def _paper(bright: Image, quad: Quad) -> float:
-    """Fraction of ``quad`` that the brightness mask covers."""
-    x, y, bw, bh = cv2.boundingRect(quad.astype(np.int32))
-    x0, y0 = max(x, 0), max(y, 0)
-    x1, y1 = min(x + bw, bright.shape[1]), min(y + bh, bright.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
-    total = int(inside.sum())
-    return float((bright[y0:y1, x0:x1][inside > 0] > 0).sum()) / total if total else 0.0
-
-
 SMALL_PANEL = 0.2
 """Least area of a panel round the pips, as a fraction of its card, when the panel alone
 was outlined (some decks frame a narrow pip field: about a quarter of the card)."""
@@ -814,10 +531,6 @@ def _print_on(inner: Quad, card: Quad) -> bool:
         return True
     return (cv2.contourArea(inner) < PRINT_SIZE * cv2.contourArea(card)
             and _contains(card, inner.mean(axis=0)))
-
-
-SECOND_LOOK_LOW = 0.15
-"""Canny's lower threshold (of the median brightness) when looking again round a panel."""
 
 
 def _panel_of(inner: Quad, outer: Quad, least: float = 0.45) -> bool:

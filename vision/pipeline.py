@@ -13,13 +13,13 @@ from vision.detect import (
     CARD_H,
     CARD_W,
     DetectorSettings,
-    cards_round_panel,
     dewarp,
     find_cards_with_alternates,
     portrait,
 )
 from vision.enrolled import Gallery, Match, default_store
 from vision.refusal import Refusal
+from vision.second_look import cards_round_panel
 from vision.standard import Reading, Thresholds, identify_standard
 
 Image = NDArray[np.uint8]

@@ -10,9 +10,7 @@ import pytest
 
 from vision.detect import (
     DetectorSettings,
-    _cards_left_open,
     _panel_of,
-    cards_round_panel,
     dewarp,
     find_cards,
     find_cards_with_alternates,
@@ -24,6 +22,7 @@ from vision.detect import (
 from vision.enrolled import Gallery
 from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_scene, with_deck
+from vision.second_look import cards_left_open, cards_round_panel
 
 
 def _recall(name: str, deck: str, seeds: range) -> tuple[int, int]:
@@ -179,10 +178,10 @@ def test_a_card_shaped_hull_on_a_bare_table_is_not_a_card() -> None:
     settings = DetectorSettings()
     hull = np.asarray(cv2.convexHull(sides), np.int32)
     assert quad_from_contour(hull, settings, float(gray.size)) is not None  # card-shaped
-    assert _cards_left_open(gray, [sides], [], settings) == []
+    assert cards_left_open(gray, [sides], [], settings) == []
     # an outline inside a card already found is that card's print, not another card
     card = np.array([[600, 300], [690, 300], [690, 425], [600, 425]], np.float32)
-    assert _cards_left_open(gray, [sides], [card], settings) == []
+    assert cards_left_open(gray, [sides], [card], settings) == []
 
 
 def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:

@@ -1,0 +1,184 @@
+"""Cards on top of other cards, found in the outline round a cluster of them.
+
+Overlapping cards make one outline round them all, which is no card's shape
+(:mod:`vision.detect` keeps only card-shaped outlines). The top card still shows
+three of its corners on that outline, with full sides between: those give the fourth
+corner, and the card is kept when its sides lie on edges all round.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import (
+    _NEXT,
+    FIT_POINTS,
+    DetectorSettings,
+    Image,
+    Line,
+    Quad,
+    _area_limits,
+    _contains,
+    _fit_line,
+    _iou,
+    _meeting_points,
+    _side_ratio,
+    order_clockwise,
+)
+
+CLUSTER_CORNER = 20.0
+"""Degrees from square within which three corners of a cluster's outline can be a card's."""
+
+CLUSTER_PAPER = 0.45
+"""Least fraction of a card's area that the brightness mask must cover (paper, not table)."""
+
+MAX_CLUSTER_CARDS = 8
+"""Most cards taken out of clusters in one frame (bounds a cluttered frame's time)."""
+
+
+def cards_in_clusters(outlines: list[NDArray[np.int32]], kept: list[Quad],
+                       masks: list[Image], settings: DetectorSettings) -> list[Quad]:
+    """Cards on top of other cards, whose outlines ran into those below.
+
+    Overlapping cards make one outline round them all, which is no card's shape. A
+    card on top still shows three of its corners on that outline, one side full length
+    between each pair: two sides at right angles, in a card's proportions, give the
+    fourth corner. Such a card must lie on paper-bright ground in the brightness mask,
+    have an edge all along its four sides (the top card's fourth side shadows the card
+    below; corners of two different cards leave a side across a card's face), and be
+    no card already found.
+    """
+    edges, bright = masks
+    h, w = bright.shape[:2]
+    image_area = float(h * w)
+    lo, hi = _area_limits(settings, image_area)
+    if kept:
+        # one deck: about the size of the cards found (tilt makes far cards smaller)
+        median = float(np.median([cv2.contourArea(k) for k in kept]))
+        lo, hi = max(lo, 0.4 * median), min(hi, 2.5 * median)
+    found: list[Quad] = []
+    for contour in outlines:
+        if len(found) >= MAX_CLUSTER_CARDS:
+            break
+        _, _, bw, bh = cv2.boundingRect(contour)
+        if bw * bh < 1.3 * lo:  # room for more than one card only
+            continue
+        poly = cv2.approxPolyDP(contour, max(2.5, 0.12 * math.sqrt(lo)), True).reshape(-1, 2)
+        n = len(poly)
+        if n < 5:
+            continue  # a quad was already judged as one
+        pts = poly.astype(np.float32)
+        sign = 1.0 if cv2.contourArea(pts, oriented=True) >= 0 else -1.0
+        for i in range(n):
+            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % n]
+            if not (_square_at(pts[i - 2], a, b, sign) and _square_at(a, b, c, sign)
+                    and _square_at(b, c, pts[(i + 2) % n], sign)):
+                continue
+            quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
+            area = cv2.contourArea(quad)
+            if not lo <= area <= hi or not (
+                    settings.aspect_range[0] <= _side_ratio(quad) <= settings.aspect_range[1]):
+                continue
+            if any(_iou(quad, k) > 0.3 or _contains(quad, k.mean(axis=0))
+                   or _contains(k, quad.mean(axis=0)) for k in kept + found):
+                continue
+            if _paper(bright, quad) < CLUSTER_PAPER:
+                continue
+            # the corners of a rough outline are a few pixels off: the card's sides are
+            # the edges along them
+            snapped = _snapped(edges, quad)
+            if snapped is not None and _edged(edges, snapped):
+                found.append(snapped)
+    return found
+
+
+SNAP_BAND = 5.0
+"""Pixels either side of a rough side within which its edge is looked for."""
+
+
+def _snapped(edges: Image, quad: Quad) -> Quad | None:
+    """``quad`` with each side moved onto the edge pixels along it (a line fitted to
+    them), or ``None`` when a corner would move far (no edge there to follow)."""
+    h, w = edges.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(quad.astype(np.int32))
+    pad = int(SNAP_BAND) + 1
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + bw + pad, w), min(y + bh + pad, h)
+    ys, xs = np.nonzero(edges[y0:y1, x0:x1])
+    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+    lines: list[Line] = []
+    for a, b in zip(quad, quad[_NEXT], strict=True):
+        side = b - a
+        length = float(np.hypot(*side))
+        if length < 4:
+            return None
+        unit = side / length
+        rel = pts - a
+        t = (rel @ unit) / length
+        dist = np.abs(rel[:, 0] * unit[1] - rel[:, 1] * unit[0])
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist <= SNAP_BAND)]
+        if len(sel) < 10:
+            lines.append((float(unit[0]), float(unit[1]), float(a[0]), float(a[1])))
+        else:
+            lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
+    out = _meeting_points(lines)
+    if out is None or float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(
+            cv2.contourArea(quad)):
+        return None
+    return order_clockwise(out)
+
+
+def _edged(edges: Image, quad: Quad) -> bool:
+    """Whether every side of ``quad`` runs along the edge mask for most of its length
+    (its ends left out: rounded corners)."""
+    t = np.linspace(0.1, 0.9, EDGE_SAMPLES, dtype=np.float32)[:, None]
+    h, w = edges.shape[:2]
+    for a, b in zip(quad, quad[_NEXT], strict=True):
+        pts = np.round(a + t * (b - a)).astype(np.int32)
+        xs, ys = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
+        # two pixels either way across the side: a side is rarely perfectly straight
+        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
+        normal /= max(float(np.hypot(*normal)), 1e-6)
+        hits = edges[ys, xs] > 0
+        for k in (-2, 2):
+            off = np.round(pts + k * normal).astype(np.int32)
+            hits |= edges[np.clip(off[:, 1], 0, h - 1), np.clip(off[:, 0], 0, w - 1)] > 0
+        if float(hits.mean()) < CLUSTER_EDGED:
+            return False
+    return True
+
+
+EDGE_SAMPLES = 32
+"""Points looked at along each side of a card found in a cluster."""
+
+CLUSTER_EDGED = 0.4
+"""Least fraction of each side of a card found in a cluster that lies on an edge."""
+
+
+def _square_at(a: NDArray[np.float32], b: NDArray[np.float32], c: NDArray[np.float32],
+               sign: float) -> bool:
+    """Whether the outline turns outwards (convex) by about a right angle at ``b``."""
+    u, v = a - b, c - b
+    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+    if nu < 1 or nv < 1:
+        return False
+    cross = float((b - a)[0] * (c - b)[1] - (b - a)[1] * (c - b)[0])
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
+    return cross * sign > 0 and abs(angle - 90) <= CLUSTER_CORNER
+
+
+def _paper(bright: Image, quad: Quad) -> float:
+    """Fraction of ``quad`` that the brightness mask covers."""
+    x, y, bw, bh = cv2.boundingRect(quad.astype(np.int32))
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + bw, bright.shape[1]), min(y + bh, bright.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    total = int(inside.sum())
+    return float((bright[y0:y1, x0:x1][inside > 0] > 0).sum()) / total if total else 0.0

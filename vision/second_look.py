@@ -1,0 +1,167 @@
+"""A second, more sensitive look at the edges where the frame's first look fell short.
+
+A light card on a light table can show only its shadowed sides, or only a panel
+printed on it, to the edge thresholds of the whole frame; lower thresholds everywhere
+would merge small cards with their shadows. So only such places are looked at again:
+round a card-shaped hull that no card found explains (:func:`cards_left_open`), and
+round a panel that could not be read as a card (:func:`cards_round_panel`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import (
+    EDGE_HIGH,
+    LARGE_CARD,
+    DetectorSettings,
+    Image,
+    Quad,
+    _contains,
+    _iou,
+    _median,
+    _on_frame,
+    _panel_of,
+    _print_on,
+    _refined,
+    _square_cornered,
+    quad_from_contour,
+)
+
+SECOND_LOOK_LOW = 0.15
+"""Canny's lower threshold (of the median brightness) when looking again round a panel."""
+
+
+def cards_round_panel(image: Image, panel: NDArray[np.floating],
+                      settings: DetectorSettings | None = None) -> list[Quad]:
+    """Card outlines round ``panel`` (a quad that may be a panel printed on a card),
+    found by a second, more sensitive look at the edges just round it.
+
+    On a light table a light card's sides without a drop shadow can be too faint for
+    the edge thresholds of the whole frame, which then finds only a panel printed on
+    the card. Lower thresholds everywhere would merge small cards with their shadows,
+    so only this neighbourhood is looked at again (by a caller that could not read
+    the panel as a card).
+    """
+    settings = settings or DetectorSettings()
+    inner = np.asarray(panel, np.float32)
+    found = []
+    shortest = cv2.arcLength(inner, True)  # a card round the panel goes further round
+    for contour, q in _outlines_near(image, inner, 1.8, shortest, settings, SECOND_LOOK_LOW):
+        if _panel_of(inner, q):
+            found.append((cv2.contourArea(q), _refined(contour, q)))
+    found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
+    return [q for _, q in found]
+
+
+def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
+                   settings: DetectorSettings, low: float, blur: int = 5,
+                   ) -> list[tuple[NDArray[np.int32], Quad]]:
+    """Card-shaped outlines (contour and rough quad, in image pixels) found by a second,
+    more sensitive look at the edges in ``quad`` grown ``reach`` times about its centre
+    (``low``: Canny's lower threshold as a fraction of the median brightness there).
+    ``image`` is grey or BGR; only the region looked at is converted."""
+    h, w = image.shape[:2]
+    centre = quad.mean(axis=0)
+    region = centre + (quad - centre) * reach
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    roi = image[y0:y1, x0:x1]
+    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
+    med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
+    edges = cv2.Canny(smooth, max(8.0, low * med), max(24.0, EDGE_HIGH * med), L2gradient=True)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c in contours:
+        if len(c) < shortest:
+            continue
+        contour = np.asarray(c, np.int32) + np.array([x0, y0], np.int32)
+        q = quad_from_contour(contour, settings, float(h * w), refine=False)
+        if q is not None and not _on_frame(q, w, h) and not (
+                cv2.contourArea(q) > LARGE_CARD * h * w and _square_cornered(contour, q)):
+            out.append((contour, q))
+    return out
+
+
+def _explained(q: Quad, cards: list[Quad]) -> bool:
+    """Whether ``q`` overlaps one of ``cards`` (it is that card, a part of it, or round it)."""
+    centre = q.mean(axis=0)
+    return any(_iou(q, k) > 0.2 or _contains(k, centre) or _contains(q, k.mean(axis=0))
+               for k in cards)
+
+
+def cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[Quad],
+                     settings: DetectorSettings) -> list[Quad]:
+    """Cards whose outline did not close, found by a second look round card-shaped hulls
+    that no card found explains.
+
+    A light card on a light table may show only its two shadowed sides to the frame's
+    edge thresholds, and in the brightness mask its unlit middle leaks out through the
+    faint sides: either way the outline's hull is card-shaped but it encloses nothing.
+    Only such places are looked at again, more sensitively (lower thresholds everywhere
+    merge small cards with their shadows), and only a closed card outline there counts.
+    """
+    h, w = gray.shape[:2]
+    image_area = float(h * w)
+    # one deck on one table: an outline far smaller than the cards found is a panel or a
+    # fragment of a card that others cover, not a card
+    smallest = (OPEN_LEAST_SIZE * float(np.median([cv2.contourArea(k) for k in kept]))
+                if kept else 0.0)
+    looked: list[Quad] = []
+    cards: list[Quad] = []
+    for contour in outlines:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if max(bw, bh) > 3 * min(bw, bh):  # no card, however turned or tilted
+            continue
+        middle = np.array([x + bw / 2, y + bh / 2], np.float32)
+        inside = [k for k in kept if _contains(k, middle)]  # a found card's print or halo
+        if inside and bw * bh < 1.5 * max(cv2.contourArea(k) for k in inside):
+            continue  # (cheap test first: only an outline larger than them may be a card)
+        # every few points suffice to place the second look, at a fraction of the cost
+        hull = np.asarray(cv2.convexHull(
+            np.ascontiguousarray(contour[::max(1, len(contour) // 96)])), np.int32)
+        q = quad_from_contour(hull, settings, image_area, refine=False)
+        if q is None or any(_iou(q, k) > 0.5 for k in looked):
+            continue
+        # a panel printed on a card may be all that was outlined (a dark frame on a light
+        # card whose own sides are faint): the card round it is still to be found
+        others = [k for k in kept if not _print_on(k, q)]
+        if any(_contains(k, middle) for k in others) or _explained(q, others + cards):
+            continue
+        if len(looked) == MAX_OPEN_LOOKS:  # a cluttered table: bound the frame's time
+            break
+        looked.append(q)
+        # noise breaks a faint side's edge into pieces; smoothing more may join them
+        # (or blur a corner away), so the usual smoothing is tried first
+        for blur in OPEN_LOOK_BLURS:
+            near = [(_iou(rough, q), c, rough) for c, rough in
+                    _outlines_near(gray, q, OPEN_REACH, 0.7 * cv2.arcLength(q, True), settings,
+                                   OPEN_LOOK_LOW, blur)]
+            iou, c, rough = max(near, key=lambda t: t[0], default=(0.0, hull, q))
+            if (iou >= 0.7 and cv2.contourArea(rough) >= smallest
+                    and not _explained(rough, others + cards)):
+                cards.append(_refined(c, rough))
+                break
+    return cards
+
+
+OPEN_REACH = 1.25
+"""How far round a card-shaped hull the second look reaches (times its size)."""
+
+OPEN_LOOK_LOW = 0.1
+"""Canny's lower threshold (of the median brightness) when looking again round a hull."""
+
+OPEN_LEAST_SIZE = 0.5
+"""Least area of a card found by a second look, as a fraction of the median card found."""
+
+MAX_OPEN_LOOKS = 4
+"""Most hulls looked at again in one frame (overlapping cards and hands leave many)."""
+
+OPEN_LOOK_BLURS = (5, 7)
+"""Gaussian smoothing kernels tried, in turn, when looking again round a hull."""
