@@ -428,15 +428,22 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     out += [(q, []) for q in opened]
     clustered = cards_in_clusters(open_outlines, [q for q, _ in out], masks, settings)
     out += [(q, []) for q in clustered]
-    if settings.card_area is None and len(out) >= 3:
-        # one deck on one table: a quad far smaller than the others is a fragment
-        # (the uncovered part of a card beside a hand), not a card
-        median = float(np.median([cv2.contourArea(q) for q, _ in out]))
-        out = [(q, alt) for q, alt in out
-               if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
+    if settings.card_area is None:
+        out = _without_fragments(out)
     quads = [q for q, _ in out]
     return [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads))
             for q, alt in out]
+
+
+def _without_fragments(out: list[tuple[Quad, list[Outline]]],
+                       ) -> list[tuple[Quad, list[Outline]]]:
+    """One deck on one table: a quad far smaller than the others (three or more) is a
+    fragment (the uncovered part of a card beside a hand), not a card."""
+    if len(out) < 3:
+        return out
+    median = float(np.median([cv2.contourArea(q) for q, _ in out]))
+    return [(q, alt) for q, alt in out
+            if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
 
 
 OVERLAP = 0.02
