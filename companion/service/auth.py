@@ -226,7 +226,11 @@ class TableAuth:
 
     def _set_pin(self, pin: str, keep: str | None) -> None:
         """Store a new PIN's hash; every token but ``keep`` (a digest) ends."""
-        stored = hash_pin(pin)
+        self._store_pin_hash(hash_pin(pin), keep)
+
+    def _store_pin_hash(self, stored: str, keep: str | None) -> None:
+        """A new PIN's hash in place: every token but ``keep`` (a digest) and every join
+        code end."""
         self.store.set_meta("pin_hash", stored)
         self.store.set_meta("tokens_for", stored)
         self.store.set_meta("pin_set", f"{self.clock():.0f}")
@@ -330,11 +334,5 @@ class TableAuth:
     async def change_pin(self, new_pin: object, keep_token: str) -> None:
         """Set a new PIN; every other phone's token stops working."""
         pin = check_pin(new_pin)
-        stored = await asyncio.to_thread(hash_pin, pin)
-        keep = token_digest(keep_token)
-        self.store.set_meta("pin_hash", stored)
-        self.store.set_meta("tokens_for", stored)
-        self.store.set_meta("pin_set", f"{self.clock():.0f}")
-        self.store.delete_meta("join_codes")
-        self.store.revoke_tokens(keep=keep)
-        self._tokens = {d: v for d, v in self._tokens.items() if d == keep}
+        stored = await asyncio.to_thread(hash_pin, pin)  # one scrypt: off the event loop
+        self._store_pin_hash(stored, token_digest(keep_token))
