@@ -28,6 +28,7 @@ import logging
 import queue
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -173,7 +174,7 @@ class FeedStopped(InputRefused):
     """The input's thread is not running (not started yet, or stopped)."""
 
 
-class FeedWorker:
+class FeedWorker(ABC):
     """An input's worker thread, for subclasses to give a :meth:`step` and a :meth:`link`.
 
     ``period`` is the least time between the starts of two steps. A step that
@@ -197,19 +198,19 @@ class FeedWorker:
 
     # -- for subclasses ------------------------------------------------------------------
 
+    @abstractmethod
     def step(self) -> None:
         """One turn of the loop (a frame read and handled, say)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def link(self) -> tuple[str, str]:
         """The link state (one of the table's ``LINK_STATES``) and a plain detail."""
-        raise NotImplementedError
 
-    def wake(self) -> None:
+    def wake(self) -> None:  # noqa: B027 (an optional hook: most steps only poll)
         """Called by :meth:`stop` first: end a step that is waiting for input (put a
         sentinel on the queue it blocks on). A step that only polls needs nothing."""
 
-    def closing(self) -> None:
+    def closing(self) -> None:  # noqa: B027 (an optional hook: not every input holds a device)
         """Called on the caller's thread once the worker thread has ended (close devices)."""
 
     @property
