@@ -57,6 +57,30 @@ def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
     return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
 
 
+SIDE_PUSHES = (0.12, 0.25)
+"""How far (in card widths) one side of an overlapped card that did not read is pushed
+outwards, a side at a time. Where a card lies over another of the same white, the
+outline of the pile can put one side of it well inside the card, through its index."""
+
+
+def pushed(quad: NDArray[np.float32], side: int, amount: float) -> NDArray[np.float32]:
+    """``quad`` with one side (0 top, 1 right, 2 bottom, 3 left, as the card lies in
+    ``quad``) moved outwards by ``amount`` card widths, in the card's own perspective.
+
+    >>> square = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> pushed(square, 3, 0.1).round(1).tolist()
+    [[-10.0, 0.0], [100.0, 0.0], [100.0, 140.0], [-10.0, 140.0]]
+    """
+    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
+    b = amount * CARD_W
+    out = rect.copy()
+    move = {0: (0, -b), 1: (b, 0), 2: (0, b), 3: (-b, 0)}[side]
+    for corner in (side, (side + 1) % 4):
+        out[corner] += move
+    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
+
+
 @dataclass(frozen=True, eq=False)  # compared by identity: it holds an array
 class Detection:
     """A card found in an image; ``card`` is ``None`` when not identified with confidence."""
@@ -98,6 +122,10 @@ def _inside(quad: NDArray[np.float32], image: Image) -> bool:
     """
     h, w = image.shape[:2]
     return bool(quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h)
+
+
+_CUT_INDEX = frozenset({Refusal.INDEX_NOT_FOUND, Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR})
+"""Refusals an index cut by a side drawn inside the card can give."""
 
 
 def _outcome(r: Reading | Match) -> tuple[str | None, float, Refusal | None]:
@@ -147,7 +175,23 @@ class Recognizer:
                                           overlapped=overlapped)
                 if again.card is not None:
                     r = again
+        if r.card is None and overlapped and r.reason in _CUT_INDEX:
+            r = self._pushed_out(image, quad, side) or r
         return _outcome(r)
+
+    def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
+                    ) -> Reading | None:
+        """An overlapped card read again larger, then with one side at a time pushed
+        outwards (both corners must then agree, as for any overlapped card)."""
+        tries = [grown(quad, SIDE_PUSHES[0])] + [
+            pushed(quad, which, amount) for amount in SIDE_PUSHES for which in range(4)]
+        for moved in tries:
+            if not _inside(moved, image):
+                continue
+            again = identify_standard(dewarp(image, moved), card_px=side, overlapped=True)
+            if again.card is not None:
+                return again
+        return None
 
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""

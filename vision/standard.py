@@ -51,6 +51,7 @@ from vision.index import (
     ink_and_redness,
     paper_colour,
 )
+from vision.pips import layout_rank
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
@@ -270,6 +271,9 @@ class Field:
     """How many blobs there are when every blob is about the size of the others and none
     is a picture: a count of pips that does not depend on the classifier naming each
     one (a small or blurred card's pips are blots it may not call suits)."""
+    where: tuple[tuple[float, float], ...] = ()
+    """The centres of the blobs counted in :attr:`alike` (fractions of the card's width
+    and height)."""
 
 
 CORNER_SQUARE = (0.2, 0.3)
@@ -325,6 +329,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     cw, chh = ((index[0] / 2 + 2.0, index[1] / 2 + 2.0) if index is not None
                else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
     blobs = []
+    centres: list[tuple[float, float]] = []
     redness: list[float] = []
     picture = False
     # specks, indices, blobs on the card's edge and thin frames or lines are left out at
@@ -342,6 +347,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         mine = labels[y:y + bh, x:x + bw] == i
         patch = np.asarray(ink[y:y + bh, x:x + bw] * mine, np.float32)
         blobs.append((patch, area))
+        centres.append((float(centroids[i, 0]) / w, float(centroids[i, 1]) / h))
         redness.append(float(red[y:y + bh, x:x + bw][mine].mean()))
     if not blobs:
         return Field(0, 0, picture, None, washed)
@@ -365,7 +371,8 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
-    return Field(pips, others, picture or big_other, suit, washed, alike)
+    return Field(pips, others, picture or big_other, suit, washed, alike,
+                 tuple(centres) if alike else ())
 
 
 def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int] | None:
@@ -457,6 +464,30 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     return None
 
 
+def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
+                  small: bool) -> Reading | None:
+    """A number card named by its pips alone, where its index could not be read (a small
+    or blurred card's index is a few pixels): blobs one size and shape, as many as the
+    rank, laid out as that rank's (:func:`vision.pips.layout_rank`), at least half of
+    them (and three) called one suit by the classifier, and nothing else on the face.
+
+    A corner leaning to another rank or suit leaves the card unknown, unless the card is
+    small: its index is then a blot of a few pixels, and its pips far larger."""
+    field = read_field(card, th, _reach(readings, th.agreeing_glyph))
+    # (the suit of two small pips alone is not sure: clubs and spades blur alike)
+    if not field.alike or field.washed or field.suit is None or (
+            2 * field.pips < field.alike) or field.pips < 3:
+        return None
+    rank = layout_rank(field.where)
+    if rank is None or rank != counted_rank(field):
+        return None
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival)
+                                          or (r.suit != field.suit and r.suit_p >= th.rival))
+                         for r in readings):
+        return None
+    return Reading(rank + field.suit, th.glyph)
+
+
 def identify_standard(card: Image, th: Thresholds | None = None,
                       card_px: float | None = None, overlapped: bool = False) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
@@ -476,16 +507,22 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     upright = _identify(card, th, both_corners=small or overlapped, overlapped=overlapped)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
         return upright
-    turned = _identify(quarter_turned(card), th, both_corners=True)
+    turned = _identify(quarter_turned(card), th, both_corners=True, by_pips=False)
     return turned if turned.card is not None else upright
 
 
 def _identify(card: Image, th: Thresholds, both_corners: bool = False,
-              overlapped: bool = False) -> Reading:
+              overlapped: bool = False, by_pips: bool = True) -> Reading:
+    """``by_pips``: a card whose index does not read may be named by its pips (not one
+    turned a quarter round, whose pips stretched across are no layout; nor an overlapped
+    one, where another card's pips may lie on its face)."""
     readings, _ = read_corners(card, th)
+    pips = (partial(_read_by_pips, card, readings, th, both_corners)
+            if by_pips and not overlapped else lambda: None)
     if not readings:
-        return Reading(None, 0.0, Refusal.GLARE if _washed_out(card, th)
-                       else Refusal.INDEX_NOT_FOUND)
+        if _washed_out(card, th):
+            return Reading(None, 0.0, Refusal.GLARE)
+        return pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
     alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
@@ -503,9 +540,12 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             reason = Refusal.RANK_UNCLEAR
         else:
             reason = Refusal.SUIT_UNCLEAR
-        return Reading(None, 0.0, reason)
+        return (pips() if reason is not Refusal.GLARE else None) or Reading(
+            None, 0.0, reason)
     if len({r.card for r in read}) > 1:
-        return Reading(None, 0.0, Refusal.CORNERS_DISAGREE)
+        # a small card's two indices are blots of a few pixels each; its pips are not
+        return (pips() if both_corners else None) or Reading(None, 0.0,
+                                                             Refusal.CORNERS_DISAGREE)
     if len(read) == 1:
         only = read[0]
         other = [r for r in readings if r.corner != only.corner]
@@ -527,7 +567,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             if only.p >= th.single_corner and field.suit in (None, only.suit) and (
                     seconded or counted):
                 return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
-            return Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
+            return pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)

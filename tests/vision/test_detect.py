@@ -20,9 +20,10 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
-from vision.pipeline import Recognizer
-from vision.render import CONDITIONS, TRAIN_DESIGNS, render_scene, with_deck
+from vision.pipeline import Recognizer, pushed
+from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
 from vision.second_look import cards_left_open, cards_round_panel
+from vision.standard import identify_standard
 
 
 def _recall(name: str, deck: str, seeds: range) -> tuple[int, int]:
@@ -281,3 +282,21 @@ def test_a_card_on_top_of_others_is_found_in_their_joint_outline() -> None:
     assert best.overlapped  # its corners may show the others' indices
     assert all(quad_iou(f.quad, top) > 0.9 or max(quad_iou(f.quad, u) for u in under) > 0.5
                for f in found)  # nothing made up of pieces of two cards
+
+
+def test_an_overlapped_card_whose_outline_cuts_its_index_is_read_pushed_out() -> None:
+    # where a card lies over another of the same white, the pile's outline can put one
+    # of its sides through the card's index: the card is read with that side pushed out
+
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    card = _card_at((320, 240), (110, 154), 0)
+    face = render_card("standard", "10C", 3)
+    h, w = face.shape[:2]
+    to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), card)
+    cv2.warpPerspective(face, to_image, (640, 480), dst=image,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    narrowed = pushed(card, 3, -0.14)  # the left side a seventh of the card inside
+    # read as it is, one corner's index is cut, and an overlapped card needs both
+    assert identify_standard(dewarp(image, narrowed), card_px=110, overlapped=True).card is None
+    assert Recognizer("standard")._read_quad(image, narrowed, overlapped=True)[0] == "10C"

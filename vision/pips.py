@@ -1,0 +1,81 @@
+"""The rank a number card's pips spell out by where they lie.
+
+Every French-suited deck lays its pips out the same way: in a left and a right
+column, mirror images of each other, and a middle column between them; and the
+whole layout looks the same turned half round, except the seven's one extra pip.
+A card whose corner index is a few blurred pixels still shows its pips as clear
+blots. Where they lie settles its rank, and only a layout that is exactly one
+rank's counts: a pip hidden by a finger or a card makes no rank's layout (or the
+reader, which sees the finger, does not ask).
+
+>>> layout_rank([(0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)])
+'5'
+>>> layout_rank([(0.3, 0.2), (0.7, 0.2), (0.3, 0.8)]) is None  # one pip short of a four
+True
+>>> columns = [(x, y) for x in (0.3, 0.7) for y in (0.2, 0.4, 0.6, 0.8)]
+>>> layout_rank(columns + [(0.5, 0.5)]), layout_rank(columns)  # a nine, its centre hidden
+('9', None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SIDE_COLUMN = 0.38
+"""A pip whose centre lies nearer an edge than this (fraction of the card's width) is
+in a side column."""
+
+MIDDLE_COLUMN = 0.42
+"""A pip whose centre lies at least this far from both edges is in the middle column.
+A pip between the two columns is in no layout (the inner pips of a card seen through
+the wrong outline)."""
+
+LEVEL = 0.07
+"""How far (fraction of the card's height) two pips may be from the same height, or from
+mirror images of each other, and still count as laid out alike."""
+
+LAYOUTS: dict[tuple[int, int, int], str] = {
+    (0, 2, 0): "2",
+    (0, 3, 0): "3",
+    (2, 0, 2): "4",
+    (2, 1, 2): "5",
+    (3, 0, 3): "6",
+    (3, 1, 3): "7",
+    (3, 2, 3): "8",
+    (4, 1, 4): "9",
+    (4, 2, 4): "10",
+}
+"""Pips in the left, middle and right columns, by rank. Eights laid out in two columns
+of four are left out: a nine with its centre pip hidden would look like one."""
+
+
+def _mirrored(ys: Sequence[float]) -> bool:
+    """Whether heights, sorted, look the same turned half round (about the card's middle)."""
+    s = sorted(ys)
+    return all(abs(a + b - 1.0) <= LEVEL for a, b in zip(s, reversed(s), strict=True))
+
+
+def layout_rank(centres: Sequence[tuple[float, float]]) -> str | None:
+    """The rank whose layout the pips at ``centres`` (x, y as fractions of the card's
+    width and height, long side vertical) make, or ``None`` when they make none."""
+    left = sorted(y for x, y in centres if x < SIDE_COLUMN)
+    right = sorted(y for x, y in centres if x > 1.0 - SIDE_COLUMN)
+    middle = sorted(y for x, y in centres if MIDDLE_COLUMN <= x <= 1.0 - MIDDLE_COLUMN)
+    if len(left) + len(middle) + len(right) != len(centres):
+        return None
+    rank = LAYOUTS.get((len(left), len(middle), len(right)))
+    if rank is None:
+        return None
+    # the side columns are mirror images, each the same turned half round
+    if any(abs(a - b) > LEVEL for a, b in zip(left, right, strict=True)):
+        return None
+    if not _mirrored(left):
+        return None
+    if rank == "7":
+        # the seven's extra pip sits between the middle and one end of its columns
+        return rank if abs(middle[0] - 0.5) > LEVEL else None
+    if len(middle) == 1:
+        return rank if abs(middle[0] - 0.5) <= LEVEL else None
+    if rank == "8" and any(abs(y - 0.5) <= LEVEL for y in middle):
+        return None  # an eight's middle pips sit apart, above and below the centre
+    return rank if _mirrored(middle) else None
