@@ -21,6 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.decks import RED_SUITS
+from vision.glyphs import SUITS
+
 SIDE_COLUMN = 0.38
 """A pip whose centre lies nearer an edge than this (fraction of the card's width) is
 in a side column."""
@@ -79,3 +85,26 @@ def layout_rank(centres: Sequence[tuple[float, float]]) -> str | None:
     if rank == "8" and any(abs(y - 0.5) <= LEVEL for y in middle):
         return None  # an eight's middle pips sit apart, above and below the centre
     return rank if _mirrored(middle) else None
+
+
+def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float) -> str | None:
+    """The suit that one card's pips make together (``suit_p``: their suit probabilities,
+    a row each, columns in :data:`vision.glyphs.SUITS` order), among the suits of their
+    ink's colour (``red``; ``None`` when unclear): each blurred pip alone may be unclear,
+    and all are one suit. ``None`` unless one suit has at least ``least`` on average and
+    twice any other.
+
+    >>> hearts_or_diamonds = np.array([[0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.6, 0.2]])
+    >>> pooled_suit(hearts_or_diamonds, True, 0.6)
+    'H'
+    >>> pooled_suit(hearts_or_diamonds, None, 0.6) is None  # colour unclear
+    True
+    """
+    if red is None:
+        return None
+    fits = np.array([(s in RED_SUITS) == red for s in SUITS])
+    mean = np.where(fits, suit_p.mean(axis=0), 0.0)
+    first, second = np.sort(mean)[::-1][:2]
+    if first < least or first < 2 * second:
+        return None
+    return SUITS[int(np.argmax(mean))]

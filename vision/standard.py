@@ -51,7 +51,7 @@ from vision.index import (
     ink_and_redness,
     paper_colour,
 )
-from vision.pips import layout_rank
+from vision.pips import layout_rank, pooled_suit
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
@@ -274,6 +274,10 @@ class Field:
     where: tuple[tuple[float, float], ...] = ()
     """The centres of the blobs counted in :attr:`alike` (fractions of the card's width
     and height)."""
+    pooled_suit: str | None = None
+    """The suit the blobs counted in :attr:`alike` make together: the classifier's suit
+    probabilities averaged over all of them, among the suits of their colour (``None``
+    when no suit stands out, or the colour is unclear)."""
 
 
 CORNER_SQUARE = (0.2, 0.3)
@@ -372,7 +376,14 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
     return Field(pips, others, picture or big_other, suit, washed, alike,
-                 tuple(centres) if alike else ())
+                 tuple(centres) if alike else (),
+                 pooled_suit(probs[:, _SUIT_COLS], _is_red(float(np.median(redness)), th),
+                             th.glyph) if alike else None)
+
+
+def _is_red(redness: float, th: Thresholds) -> bool | None:
+    """Whether ink is red (``None``: neither clearly red nor clearly black)."""
+    return True if redness >= th.red else False if redness <= th.black else None
 
 
 def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int] | None:
@@ -464,28 +475,26 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     return None
 
 
-def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
-                  small: bool) -> Reading | None:
+def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
-    rank, laid out as that rank's (:func:`vision.pips.layout_rank`), at least half of
-    them (and three) called one suit by the classifier, and nothing else on the face.
-
-    A corner leaning to another rank or suit leaves the card unknown, unless the card is
-    small: its index is then a blot of a few pixels, and its pips far larger."""
+    rank (three or more: the suit of two small pips is not sure), laid out as that
+    rank's (:func:`vision.pips.layout_rank`), of one suit together
+    (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face,
+    and no corner leaning to another rank or suit."""
     field = read_field(card, th, _reach(readings, th.agreeing_glyph))
-    # (the suit of two small pips alone is not sure: clubs and spades blur alike)
-    if not field.alike or field.washed or field.suit is None or (
-            2 * field.pips < field.alike) or field.pips < 3:
+    suit = field.pooled_suit or field.suit
+    if not field.alike or field.alike < 3 or field.washed or suit is None or (
+            field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
     if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival)
-                                          or (r.suit != field.suit and r.suit_p >= th.rival))
-                         for r in readings):
+                            or (r.suit != suit and r.suit_p >= th.rival))
+           for r in readings):
         return None
-    return Reading(rank + field.suit, th.glyph)
+    return Reading(rank + suit, th.glyph)
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
@@ -517,7 +526,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
     readings, _ = read_corners(card, th)
-    pips = (partial(_read_by_pips, card, readings, th, both_corners)
+    pips = (partial(_read_by_pips, card, readings, th)
             if by_pips and not overlapped else lambda: None)
     if not readings:
         if _washed_out(card, th):
