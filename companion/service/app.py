@@ -6,7 +6,7 @@ The routes themselves are in :mod:`companion.service.routes`, one module per sub
 
 >>> from pathlib import Path
 >>> app = create_app(Settings(data_dir=Path("/tmp/doctest-table"), mdns=False))
->>> sorted(r.path for r in app.routes if getattr(r, "path", "").startswith("/api/auth"))
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/auth"))
 ['/api/auth', '/api/auth/pin', '/api/auth/whoami']
 """
 
