@@ -77,7 +77,7 @@ async def main(args: argparse.Namespace) -> int:
     port = free_port()
     data_dir = Path(tempfile.mkdtemp(prefix="bench-table-"))
     server = subprocess.Popen(
-        [sys.executable, "-m", "companion.service.cli", "--host", "127.0.0.1", "--port",
+        [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1", "--port",
          str(port), "--data-dir", str(data_dir), "--pin", PIN, "--no-mdns"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

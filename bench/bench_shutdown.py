@@ -49,7 +49,7 @@ def one_stop(pause: float) -> float:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         process = subprocess.Popen(
-            [sys.executable, "-m", "companion.service.cli", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1", "--port",
              str(port), "--data-dir", data, "--pin", "2468", "--no-mdns", "--board", "sim",
              "--camera", "sim"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

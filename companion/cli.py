@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 DELEGATED: dict[str, tuple[str, str]] = {
-    "serve": ("companion.service.cli", "run the table: live scoreboard and entry for every phone"),
+    "serve": ("companion.serve", "run the table: live scoreboard and entry for every phone"),
     "pin": ("companion.service.pin_command", "print the table PIN phones enter, or set a new one"),
     "doctor": ("companion.doctor", "check this machine, the configuration and the Catch Mag board"),
     "vision": ("vision.cli", "cards and the camera: enroll a deck, detect cards in images, bench"),

@@ -69,7 +69,7 @@ def test_every_key_is_documented() -> None:
 
 
 def test_the_security_and_backup_keys_reach_the_service(tmp_path: Path) -> None:
-    from companion.service.cli import settings_from
+    from companion.serve import settings_from
 
     path = tmp_path / "companion.toml"
     path.write_text('[table]\nallowed_hosts = ["scores.cafe"]\ntrusted_proxies = ["10.0.0.1"]\n'

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service.cli import main
+from companion.serve import main
 from tests.service.sse import SseClient
 from tests.service.test_durability import free_port, serve
 
@@ -46,7 +46,7 @@ def test_serve_prints_the_url_qr_and_pin_and_stops_promptly(tmp_path: Path) -> N
 def banner(*options: str) -> list[str]:
     """Start ``companion serve`` with these options, read its banner, stop it."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.service.cli", *options],
+        [sys.executable, "-m", "companion.serve", *options],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     assert process.stdout is not None

@@ -16,9 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from companion import cli
+from companion.serve import main as serve_main
 from companion.service import Settings, create_app
 from companion.service.backup import backups, hold_data_dir, make_backup
-from companion.service.cli import main as serve_main
 from companion.service.restore import restore
 from companion.service.store import EventStore, StoreError, mark_path, wal_path
 from tests.playouts import random_match

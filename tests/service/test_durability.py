@@ -33,7 +33,7 @@ def free_port() -> int:
 @contextmanager
 def serve(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.service.cli", "--host", "127.0.0.1",
+        [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1",
          "--port", str(port), "--data-dir", str(data_dir), "--pin", PIN, "--no-mdns"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )

@@ -1,6 +1,12 @@
 """``companion serve``: run the table service on the LAN.
 
 Prints the URL phones open (an IP address), its QR code and the table PIN.
+
+This is the composition root: the one place that reads the configuration, builds
+the inputs it asks for (:func:`companion.inputs.build_attachments`: the board, the
+camera, demo bots) and hands them to :func:`companion.service.app.create_app`. The
+service itself never imports an input, so it runs (and is tested) without OpenCV or
+a serial port.
 """
 
 from __future__ import annotations
