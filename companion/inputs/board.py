@@ -172,9 +172,7 @@ class BoardFeed:
 
 
 _STOP = object()
-Stamped = tuple[object, CurrentMatch | None]
-"""What came in (a change, or a link report with the source's belief), with the match
-as it stood when it came in."""
+"""Put on the worker's queue by the stop: the step waiting on it returns."""
 
 
 class BoardWorker(FeedWorker):
@@ -199,7 +197,9 @@ class BoardWorker(FeedWorker):
         self.awaiting_setup = False
         """A new match waits for the board to be set up: changes are tracked, not interpreted."""
         self.connection = LinkStatus("lost", "opening the board")
-        self.queue: queue.SimpleQueue[Stamped | object] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        """What came in (a change, or a link report with the source's belief), each with
+        the match as it stood when it came in; or ``_STOP``."""
         self._known: tuple[tuple[int, str, dict[str, Any]], ...] | None = None
         """The match's entries as the interpreter last followed them."""
         self._next_tick = time.monotonic() + tick_seconds
