@@ -101,8 +101,7 @@ class TableLink:
     @property
     def up(self) -> bool:
         """Whether the table's event loop is running."""
-        loop = self._table.loop
-        return loop is not None and not loop.is_closed()
+        return self._table.running
 
     def run(self, function: Callable[[], T], timeout: float = LOOP_TIMEOUT) -> T:
         """``function()`` run on the event loop; raises :class:`TimeoutError` if it took

@@ -89,6 +89,11 @@ class TableService:
         """The folder the table's store is in (inputs keep what they learned there)."""
         return self.store.path.parent
 
+    @property
+    def running(self) -> bool:
+        """Whether the event loop runs (a driver's thread may hand work over to it)."""
+        return self.loop is not None and not self.loop.is_closed()
+
     def current_match(self) -> MatchRecord | None:
         """The current match, or ``None`` before the first one (read it on the event loop)."""
         session = self.session
