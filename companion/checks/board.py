@@ -55,15 +55,9 @@ def board_checks(context: DoctorContext) -> Iterator[Check]:
     if settings.source == "none":
         context.not_configured("board", "every event")
         return
-    try:
-        board = load_board_map(settings.map)
-    except (BoardMapError, OSError) as exc:
-        yield Check("board map", False, str(exc),
-                    "fix the file named in [board] map, or remove the key to use the "
-                    "bundled hardware/boardmap.toml")
+    board = yield from _board_map(settings.map)
+    if board is None:
         return
-    yield Check("board map", True, f"{settings.map or 'bundled'}: {len(board.sensors)} sensors, "
-                                   f"hash {board.map_hash.hex()}")
     spec: str = settings.source
     if settings.source == "serial":
         device = yield from _serial_device(context, settings.device)
@@ -76,6 +70,20 @@ def board_checks(context: DoctorContext) -> Iterator[Check]:
         if not gpio.ok:
             return
     yield from _live_board_checks(context, board, spec)
+
+
+def _board_map(path: Path | None) -> Generator[Check, None, BoardMap | None]:
+    """Yields the board map's check; returns the map, or ``None``."""
+    try:
+        board = load_board_map(path)
+    except (BoardMapError, OSError) as exc:
+        yield Check("board map", False, str(exc),
+                    "fix the file named in [board] map, or remove the key to use the "
+                    "bundled hardware/boardmap.toml")
+        return None
+    yield Check("board map", True, f"{path or 'bundled'}: {len(board.sensors)} sensors, "
+                                   f"hash {board.map_hash.hex()}")
+    return board
 
 
 def _serial_device(context: DoctorContext, device: str) -> Generator[Check, None, str | None]:
