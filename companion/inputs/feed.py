@@ -1,12 +1,13 @@
 """What every table input shares: one way onto the table, notices, a worker thread.
 
-An input (the camera; the board should move onto it too) runs its own thread
-next to the service's event loop. This module is the whole of that seam:
+An input (the board, the camera) runs its own thread next to the service's
+event loop. This module is the whole of that seam:
 
 * :class:`TableLink` is the only way an input reaches the table from its
-  thread. It reads the current match, enters events and reports the link
-  status, each on the event loop; nothing else in an input touches the
-  session, the store or the loop.
+  thread. It reads the current match, enters and corrects events, reports the
+  link status and names the data directory, each through the
+  :class:`~companion.service.table.TableService`'s own methods on the event
+  loop; nothing else in an input touches the session, the store or the loop.
 * :class:`Notices` keeps the warnings an input shows on the dashboard: the
   newest last, at most ten, each for a while.
 * :class:`FeedWorker` is the thread: it calls :meth:`FeedWorker.step` at a
@@ -29,13 +30,15 @@ import queue
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from companion.games.errors import TableEventError
 from companion.refusals import InputRefused
+from companion.service.session import SessionError
 
 if TYPE_CHECKING:
     from companion.service.table import TableService
@@ -61,22 +64,27 @@ class CurrentMatch:
     """The setup, then every accepted event (copies); empty when the match cannot take any."""
     state: Any
     """The rules engine's state (immutable), or ``None`` when the match cannot take events."""
-    entries: tuple[tuple[int, str], ...] = ()
-    """Each entry's id and who entered it (its actor), in order."""
+    entries: tuple[tuple[int, str, dict[str, Any]], ...] = ()
+    """Each entry's id, who entered it (its actor) and its event, in order (an edit
+    changes the event, not the id)."""
+
+    @property
+    def events(self) -> int:
+        """Events entered in the match so far."""
+        return len(self.entries)
 
 
 def read_current(table: TableService) -> CurrentMatch | None:
     """The current match as it stands (call on the event loop)."""
-    session = table.session
-    if session.current is None:
+    record = table.current_match()
+    if record is None:
         return None
-    record = session.matches[session.current]
     game = record.setup.get("game")
     match = record.match
     return CurrentMatch(record.id, game if isinstance(game, str) else None,
                         tuple(match.log()) if match is not None else (),
                         match.state if match is not None else None,
-                        tuple((e.id, e.actor) for e in record.entries))
+                        tuple((e.id, e.actor, e.event) for e in record.entries))
 
 
 class TableLink:
@@ -93,8 +101,7 @@ class TableLink:
     @property
     def up(self) -> bool:
         """Whether the table's event loop is running."""
-        loop = self._table.loop
-        return loop is not None and not loop.is_closed()
+        return self._table.running
 
     def run(self, function: Callable[[], T], timeout: float = LOOP_TIMEOUT) -> T:
         """``function()`` run on the event loop; raises :class:`TimeoutError` if it took
@@ -118,26 +125,86 @@ class TableLink:
         table = self._table
         return self.run(lambda: read_current(table), timeout)
 
+    def with_current(self, function: Callable[[CurrentMatch | None], object]) -> bool:
+        """Queue ``function(current match)`` on the event loop: it sees the match as it is
+        when the loop gets to it, in order with the phones' entries. ``False`` when the
+        loop is gone (``function`` is not called then)."""
+        table = self._table
+
+        def stamped() -> None:
+            try:
+                current = read_current(table)
+            except Exception:  # never lose what came in over the stamp
+                log.exception("could not read the current match")
+                current = None
+            function(current)
+
+        return self.post(stamped)
+
     def submit(self, event: dict[str, Any], actor: str,
                timeout: float = LOOP_TIMEOUT) -> dict[str, Any]:
         """Enter ``event`` as ``actor`` through the table's rules check; a refusal raises
         its ``TableEventError`` (or ``SessionError``) here."""
         return self._table.submit_from_thread(event, actor=actor, timeout=timeout)
 
+    def enter(self, event: dict[str, Any], actor: str, notices: Notices,
+              timeout: float = LOOP_TIMEOUT) -> bool:
+        """Enter what ``actor`` read; when the table refuses it or does not answer in time,
+        say so in ``notices`` (the phones can enter it instead). Whether it went in."""
+        described = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
+        saw = f"the {actor} saw a {event.get('type')} ({described})"
+        try:
+            self.submit(event, actor, timeout)
+        except (TableEventError, SessionError) as refusal:
+            notices.add(f"{saw} but the table refused it: {refusal}; enter it on a phone if "
+                        "it was right")
+            return False
+        except TimeoutError:
+            log.warning("the table did not answer in time for %r", event)
+            notices.add(f"{saw} but the table did not confirm it in time: check the match on "
+                        "a phone")
+            return False
+        return True
+
     def report(self, source: str, link: str, detail: str, warnings: list[str]) -> bool:
         """Show ``source``'s link state and warnings on the dashboard."""
         return self.post(self._table.report_status, source, link, detail, warnings)
 
+    def replace_own(self, actor: str, old: Mapping[str, Any], new: dict[str, Any],
+                    timeout: float = LOOP_TIMEOUT) -> str | None:
+        """Put ``new`` in place of ``actor``'s latest entry of ``old`` in the current match.
+
+        ``None`` when done; otherwise why not (the entry is gone, later entries would no
+        longer fit). A refusal of ``new`` itself raises its ``TableEventError`` (or
+        ``SessionError``) here.
+        """
+        table = self._table
+
+        def edit() -> str | None:
+            record = table.current_match()
+            if record is None:
+                return "there is no current match"
+            for entry in reversed(record.entries):
+                if entry.actor == actor and entry.event == old:
+                    if table.check_edit(record.id, entry.id, new):
+                        return "later entries would no longer fit"
+                    table.edit(record.id, entry.id, new, actor)
+                    return None
+            return f"the {actor}'s entry is no longer in the match"
+
+        return self.run(edit, timeout)
+
     @property
     def data_dir(self) -> Path:
         """The table's data directory (where an input keeps what it learned)."""
-        return self._table.store.path.parent
+        return self._table.data_dir
 
 
 @dataclass
 class _Notice:
     text: str
     shown_at: float
+    about: frozenset[str] = frozenset()
 
 
 class Notices:
@@ -145,6 +212,20 @@ class Notices:
 
     A warning given again moves to the end instead of showing twice; at most
     ``cap`` are kept (the oldest go first) and each goes after ``seconds``.
+    A warning may say what it is *about* (the sensors it names): it goes once
+    someone acts on one of them (:meth:`forget`). One *pinned* warning says
+    what state the input waits in (the board not set up yet): it stays first,
+    and never expires until it is pinned again or cleared.
+
+    >>> notices = Notices()
+    >>> notices.add("put the rod back on space 9", about={"U9"})
+    >>> notices.pin("set the board up for a new game")
+    >>> notices.texts()
+    ['set the board up for a new game', 'put the rod back on space 9']
+    >>> notices.forget("U9")
+    >>> notices.pin(None)
+    >>> notices.texts()
+    []
     """
 
     def __init__(self, seconds: float = NOTICE_SECONDS, cap: int = MAX_NOTICES,
@@ -154,20 +235,39 @@ class Notices:
         """Warnings given so far (each one counts, shown or expired)."""
         self._lock = threading.Lock()
         self._shown: list[_Notice] = []
+        self._pinned: str | None = None
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, about: Collection[str] = ()) -> None:
         with self._lock:
             self.given += 1
             self._shown = [n for n in self._shown if n.text != text]
-            self._shown.append(_Notice(text, self.clock()))
+            self._shown.append(_Notice(text, self.clock(), frozenset(about)))
             del self._shown[:-self.cap]
 
+    def pin(self, text: str | None) -> None:
+        """Show ``text`` first until it is pinned again or cleared (``None``: unpin)."""
+        with self._lock:
+            if text is not None and text != self._pinned:
+                self.given += 1
+            self._pinned = text
+
+    def forget(self, about: str) -> None:
+        """Drop the warnings about ``about`` (someone acted on it)."""
+        with self._lock:
+            self._shown = [n for n in self._shown if about not in n.about]
+
+    def clear(self) -> None:
+        """Drop every warning, the pinned one too."""
+        with self._lock:
+            self._shown, self._pinned = [], None
+
     def texts(self) -> list[str]:
-        """The warnings up now, the oldest first."""
+        """The warnings up now: the pinned one, then the others the oldest first."""
         now = self.clock()
         with self._lock:
             self._shown = [n for n in self._shown if now - n.shown_at < self.seconds]
-            return [n.text for n in self._shown]
+            pinned = [] if self._pinned is None else [self._pinned]
+            return pinned + [n.text for n in self._shown]
 
 
 class FeedStopped(InputRefused):
@@ -194,6 +294,8 @@ class FeedWorker(ABC):
         self._requests: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = \
             queue.SimpleQueue()
         self._reported: tuple[str, str, tuple[str, ...]] | None = None
+        self.shown: tuple[str, ...] = ()
+        """The warnings as last reported (for other threads to read)."""
         self._thread = threading.Thread(target=self._run, name=f"{name}-feed", daemon=True)
 
     # -- for subclasses ------------------------------------------------------------------
@@ -205,6 +307,10 @@ class FeedWorker(ABC):
     @abstractmethod
     def link(self) -> tuple[str, str]:
         """The link state (one of the table's ``LINK_STATES``) and a plain detail."""
+
+    def warnings(self) -> list[str]:
+        """The warnings to show now (default: the notices); see :attr:`shown`."""
+        return self.notices.texts()
 
     def wake(self) -> None:  # noqa: B027 (an optional hook: most steps only poll)
         """Called by :meth:`stop` first: end a step that is waiting for input (put a
@@ -243,7 +349,8 @@ class FeedWorker(ABC):
     def report(self) -> None:
         """Show the link status and the notices on the dashboard, if they changed."""
         state, detail = self.link()
-        current = (state, detail, tuple(self.notices.texts()))
+        self.shown = tuple(self.warnings())
+        current = (state, detail, self.shown)
         if current != self._reported and self.table.report(self.name, state, detail,
                                                            list(current[2])):
             self._reported = current

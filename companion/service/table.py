@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.games import GAME_IDS, rules_for
@@ -22,6 +23,7 @@ from companion.service.schema import known_fields
 from companion.service.session import (
     Conflict,
     Entry,
+    MatchRecord,
     TableSession,
     check_log,
 )
@@ -81,6 +83,26 @@ class TableService:
 
     def now(self) -> str:
         return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="milliseconds")
+
+    @property
+    def data_dir(self) -> Path:
+        """The folder the table's store is in (inputs keep what they learned there)."""
+        return self.store.path.parent
+
+    @property
+    def running(self) -> bool:
+        """Whether the event loop runs (a driver's thread may hand work over to it)."""
+        return self.loop is not None and not self.loop.is_closed()
+
+    def current_match(self) -> MatchRecord | None:
+        """The current match, or ``None`` before the first one (read it on the event loop)."""
+        session = self.session
+        return session.matches[session.current] if session.current is not None else None
+
+    def check_edit(self, match_id: int, entry_id: int, event: object) -> list[int]:
+        """Ids of the later entries :meth:`edit` would flag, changing nothing; raises as
+        :meth:`edit` would if the correction itself is refused."""
+        return self.session.check_edit(match_id, entry_id, event)
 
     # -- views ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.errors import TableEventError
 from companion.inputs.feed import FeedStopped, FeedWorker, Notices, TableLink
 from companion.refusals import InputRefused
 from companion.service.live import Hub
@@ -180,8 +181,13 @@ def test_the_link_reads_the_current_match_and_says_when_the_table_is_down(
     assert current.state is not None and current.entries == ()
     link.submit({"type": "table", "cards": ["D1", "D2", "D3", "D4"]}, actor="camera")
     current = link.current()
-    assert current is not None and [a for _, a in current.entries] == ["camera"]
-    assert current.log[1]["cards"] == ["D1", "D2", "D3", "D4"]
+    assert current is not None and [a for _, a, _ in current.entries] == ["camera"]
+    assert current.log[1]["cards"] == ["D1", "D2", "D3", "D4"] and current.events == 1
+    stamped: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+    link.run(lambda: link.with_current(lambda c: stamped.put(None if c is None else c.events))
+             and table.add_event({"type": "play", "player": "Ann", "card": "D5",
+                                  "take": ["D1", "D4"]}, "phone"))
+    assert stamped.get(timeout=TIMEOUT) == 2  # stamped when the loop got to it: after
     loop = table.loop
     assert loop is not None
     loop.call_soon_threadsafe(loop.stop)
@@ -190,6 +196,40 @@ def test_the_link_reads_the_current_match_and_says_when_the_table_is_down(
     assert not link.up
     assert link.current() is None
     assert not link.report("probe", "lost", "", [])
+    assert not link.with_current(lambda c: None)
+
+
+def test_an_input_replaces_only_its_own_entry_and_only_while_later_ones_still_fit(
+    table: TableService,
+) -> None:
+    link = TableLink(table)
+    assert link.replace_own("board", {}, {}) == "there is no current match"
+    link.run(lambda: table.start_match(
+        {"type": "setup", "game": "catch-mag", "players": ["Ann", "Ben"]}, actor="phone"))
+    roll = {"type": "roll", "player": "Ann", "value": 4}  # her ship to space 5: a rod
+    red = {"type": "catch", "player": "Ann", "success": True, "color": "red"}
+    green = {**red, "color": "green"}
+    link.submit(roll, actor="board")
+    link.submit(red, actor="phone")
+    assert link.replace_own("board", red, green) == "the board's entry is no longer in the match"
+    with pytest.raises(TableEventError, match="the corrected event is refused"):
+        link.replace_own("board", roll, {**roll, "player": "Ben"})  # not his turn
+    notices = Notices()
+    assert link.enter({"type": "roll", "player": "Ben", "value": 2}, "phone", notices)
+    ben = {"type": "roll", "player": "Ben", "value": 3}
+    assert not link.enter(ben, "board", notices)  # Ben rolled already
+    [refused] = notices.texts()
+    assert refused.startswith("the board saw a roll (player Ben, value 3) but the table "
+                              "refused it: ") and refused.endswith("enter it on a phone if it "
+                                                                   "was right")
+    link.submit({"type": "catch", "player": "Ben", "success": False}, actor="phone")
+    assert link.replace_own("board", roll, {**roll, "value": 6}) == \
+        "later entries would no longer fit"
+    assert link.replace_own("board", roll, {**roll, "value": 1}) is None
+    current = link.current()
+    assert current is not None
+    assert [e[1:] for e in current.entries[:2]] == [("board", {**roll, "value": 1}),
+                                                    ("phone", red)]
 
 
 def test_notices_go_after_their_time_and_the_newest_stay() -> None:
@@ -203,6 +243,25 @@ def test_notices_go_after_their_time_and_the_newest_stay() -> None:
     assert notices.texts() == ["c", "d"]
     notices.add("c")  # given again: moves to the end, shown once
     assert notices.texts() == ["d", "c"] and notices.given == 5
+
+
+def test_a_pinned_notice_stays_first_and_a_notice_goes_once_its_sensor_is_touched() -> None:
+    now = [0.0]
+    notices = Notices(seconds=20.0, cap=2, clock=lambda: now[0])
+    notices.add("put the rod back on space 9", about={"U9", "S1.red.1"})
+    notices.add("the table refused a catch")
+    notices.pin("set the board up")
+    notices.add("put the super joker back", about={"G3"})  # capped: the oldest went
+    assert notices.texts() == ["set the board up", "the table refused a catch",
+                               "put the super joker back"]
+    notices.forget("G3")
+    now[0] = 100.0  # the others expire; the pinned one waits for the board
+    assert notices.texts() == ["set the board up"]
+    notices.pin("set the board up")  # the same state again: not a new warning
+    assert notices.given == 4
+    notices.add("another")
+    notices.clear()
+    assert notices.texts() == []
 
 
 def test_a_step_waiting_for_input_is_woken_by_the_stop(table: TableService) -> None:

@@ -18,13 +18,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.games.errors import TableEventError
 from companion.games.match import Match
 from companion.inputs.camera.corners import TableCorners, centre_of
 from companion.inputs.camera.errors import CameraFeedError, CameraNotReady
 from companion.inputs.camera.teaching import DeckTeacher
 from companion.inputs.feed import CurrentMatch, Notices, TableLink
-from companion.service.session import SessionError
 from vision import standard as standard_deck
 from vision.adapters import (
     CollectorAdapter,
@@ -229,18 +227,8 @@ class MatchFollower:
     def _enter(self, events: list[dict[str, Any]], adapter: Adapter) -> list[dict[str, Any]]:
         entered = []
         for event in events:
-            described = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
-            try:
-                self.table.submit(event, actor=ACTOR)
-            except (TableEventError, SessionError) as refusal:
-                self.notices.add(f"the camera saw a {event.get('type')} ({described}) but the "
-                                 f"table refused it: {refusal}; enter it on a phone if it was "
-                                 "right")
+            if not self.table.enter(event, ACTOR, self.notices):
                 break  # the adapter is out of step now: the next sync rebuilds it
-            except TimeoutError:
-                self.notices.add(f"the camera saw a {event.get('type')} ({described}) but the "
-                                 "table did not confirm it in time: check the match on a phone")
-                break
             entered.append(event)
         for text in adapter.warnings:
             self.notices.add(f"camera: {text}")
