@@ -22,7 +22,8 @@ the classifier learns exactly what it will be shown. Two kinds of card go in:
 
 Each card is put through a random camera: its size in the frame (45 to 450
 px wide), foreshortened as by a tilted camera, blur, noise, JPEG, a light
-gradient and a tint, a little glare, and a dewarp a few pixels off, as vision.detect.dewarp would give it.
+gradient and a tint, a little glare, and a dewarp a few pixels off, as
+vision.detect.dewarp would give it.
 The real photos are never used, so they can score the result.
 """
 
@@ -273,7 +274,7 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
         # a lens and a sensor average the print over each pixel (a plain resample aliases)
         face = np.asarray(cv2.GaussianBlur(face, (0, 0), rng.uniform(0.25, 0.5) / s), np.uint8)
     bg = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
-    cw, ch = (int(round(v)) + 2 * pad for v in high - low)
+    cw, ch = (int(np.rint(v)) + 2 * pad for v in high - low)
     canvas = np.empty((ch, cw, 3), np.float32)
     canvas[:] = bg
     canvas += np.asarray(cv2.GaussianBlur(np.random.default_rng(rng.randrange(1 << 30))
