@@ -21,9 +21,8 @@ the classifier learns exactly what it will be shown. Two kinds of card go in:
   own renderer's designs (the simulated camera table draws them).
 
 Each card is put through a random camera: its size in the frame (45 to 450
-px wide), foreshortened as by a tilted camera, blur, noise, JPEG, a light
-gradient and a tint, a little glare, and a dewarp a few pixels off, as
-vision.detect.dewarp would give it.
+px wide), blur, noise, JPEG, a light gradient and a tint, a little glare,
+and a dewarp a few pixels off, as vision.detect.dewarp would give it.
 The real photos are never used, so they can score the result.
 """
 
@@ -261,28 +260,14 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
     width = math.exp(rng.uniform(math.log(45), math.log(450)))
     s = width / fw
     pad = 12
-    # a camera looking from the side foreshortens the card along one direction (a 35
-    # degree tilt, and the perspective across a wide frame, squash it to 0.65-0.8)
-    squash = rng.uniform(0.62, 1.0) if rng.random() < 0.5 else 1.0
-    phi = rng.uniform(0, math.pi)
-    turn = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
-    linear = s * turn @ np.diag([1.0, squash]) @ turn.T
-    corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float64)
-    mapped = corners @ linear.T
-    low, high = mapped.min(axis=0), mapped.max(axis=0)
-    if s < 0.5 and rng.random() < 0.5:
-        # a lens and a sensor average the print over each pixel (a plain resample aliases)
-        face = np.asarray(cv2.GaussianBlur(face, (0, 0), rng.uniform(0.25, 0.5) / s), np.uint8)
     bg = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
-    cw, ch = (int(np.rint(v)) + 2 * pad for v in high - low)
+    cw, ch = round(fw * s) + 2 * pad, round(fh * s) + 2 * pad
     canvas = np.empty((ch, cw, 3), np.float32)
     canvas[:] = bg
     canvas += np.asarray(cv2.GaussianBlur(np.random.default_rng(rng.randrange(1 << 30))
                                           .normal(0, 12, (ch, cw, 1)).astype(np.float32),
                                           (0, 0), 2))[..., None]
-    place = np.eye(3)
-    place[:2, :2] = linear
-    place[:2, 2] = pad - low
+    place = np.array([[s, 0, pad], [0, s, pad], [0, 0, 1]], np.float64)
     small = cv2.warpPerspective(face.astype(np.float32), place, (cw, ch),
                                 flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_TRANSPARENT, dst=canvas)
@@ -300,7 +285,7 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
         spot = np.exp(-((gx * cw / 2 - cx + cw / 2) ** 2 + (gy * ch / 2 - cy + ch / 2) ** 2)
                       / (2 * r * r))
         img = img + rng.uniform(60, 200) * spot[..., None]
-    sigma = rng.uniform(0, 1.8)
+    sigma = rng.uniform(0, 1.3)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + np.random.default_rng(rng.randrange(1 << 30)).normal(
@@ -310,7 +295,8 @@ def camera(face: Image, rng: random.Random) -> tuple[Image, NDArray[np.float64]]
         _, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 95)])
         img8 = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     # the detector's quad: the card's corners, each a little off
-    quad = (mapped + pad - low).astype(np.float32)
+    corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float64)
+    quad = (corners * s + pad).astype(np.float32)
     off = rng.uniform(0.0, 0.03) * width
     quad += np.array([[rng.uniform(-off, off), rng.uniform(-off, off)] for _ in range(4)],
                      np.float32)
