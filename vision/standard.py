@@ -475,13 +475,16 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     return None
 
 
-def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds) -> Reading | None:
+def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
+                  small: bool) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
     rank (three or more: the suit of two small pips is not sure), laid out as that
     rank's (:func:`vision.pips.layout_rank`), of one suit together
     (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face,
-    and no corner leaning to another rank or suit."""
+    and no corner leaning to another rank or suit. On a ``small`` card the corners
+    are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely),
+    its pips many times larger."""
     field = read_field(card, th, _reach(readings, th.agreeing_glyph))
     suit = field.pooled_suit or field.suit
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
@@ -490,9 +493,9 @@ def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds) ->
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival)
-                            or (r.suit != suit and r.suit_p >= th.rival))
-           for r in readings):
+    if not small and any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival)
+                                          or (r.suit != suit and r.suit_p >= th.rival))
+                         for r in readings):
         return None
     return Reading(rank + suit, th.glyph)
 
@@ -526,7 +529,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
     readings, _ = read_corners(card, th)
-    pips = (partial(_read_by_pips, card, readings, th)
+    pips = (partial(_read_by_pips, card, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
     if not readings:
         if _washed_out(card, th):
