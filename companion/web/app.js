@@ -236,7 +236,7 @@
     $("game-panel").innerHTML = panel;
     $("game-panel").classList.toggle("hidden", !panel);
     const last = m.entries[m.entries.length - 1];
-    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${describeEvent(m.game, last.event)} (no longer fits)` : WORDS.names(m.game, last.text);
+    $("last-text").innerHTML = !last ? "—" : last.flagged ? esc(`⚠ ${describeEvent(m.game, last.event)} (no longer fits)`) : WORDS.rich(m.game, last.text, s.players);
     $("undo").disabled = !last;
     renderScores(m);
     renderEntries(m);
@@ -278,8 +278,8 @@
     $("entries").innerHTML = m.entries.slice().reverse().map((e) => `
       <li class="${e.flagged ? "flagged" : ""}" data-entry="${e.id}">
         <div class="entry-text">${e.flagged
-          ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${esc(WORDS.plain(e.error))}</div>`
-          : esc(WORDS.names(m.game, e.text))}
+          ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${WORDS.rich(m.game, WORDS.plain(e.error), m.summary.players)}</div>`
+          : WORDS.rich(m.game, e.text, m.summary.players)}
         <div class="meta">Event ${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
         <div class="entry-actions player-only">
           <button class="small" data-fix="${e.id}" aria-label="Fix event ${number.get(e.id)}">Fix</button>
@@ -369,8 +369,8 @@
     F.start(type, entry.event);
     $("fix-title").textContent = `Correct event ${m.entries.indexOf(entry) + 1}`;
     $("fix-was").innerHTML = entry.flagged
-      ? `<div class="flag-reason">⚠ No longer fits: ${esc(entry.error)}</div>`
-      : `<small>Was:</small> ${esc(entry.text)}`;
+      ? `<div class="flag-reason">⚠ No longer fits: ${WORDS.rich(m.game, WORDS.plain(entry.error), m.summary.players)}</div>`
+      : `<small>Was:</small> ${WORDS.rich(m.game, entry.text, m.summary.players)}`;
     $("fix-json").value = JSON.stringify(entry.event);
     $("fix-json-error").textContent = "";
     if (!$("fix-dialog").open) $("fix-dialog").showModal();
@@ -420,7 +420,7 @@
     const r = await api("POST", "/api/undo", {match: matchId});
     if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
     const entry = r.data.entry || {};
-    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event");
+    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event", ui.snap.match.summary.players);
     toast(`Undone: ${gone}`, "undo", {label: "Redo", run: () => restoreEvent(matchId, entry.event)}, 8);
     return true;
   }
@@ -429,10 +429,11 @@
   async function restoreEvent(matchId, event) {
     if (!event) return false;
     const check = await api("POST", "/api/events/check", {event, match: matchId});
-    if (check.ok && !check.data.ok) { toast(`It cannot come back now: ${WORDS.plain(check.data.error)}`); return false; }
+    const game = ((ui.snap.matches || []).find((x) => x.id === matchId) || ui.snap.match || {}).game;
+    if (check.ok && !check.data.ok) { toast(`It cannot come back now: ${WORDS.names(game, WORDS.plain(check.data.error))}`); return false; }
     const r = await api("POST", "/api/events", {event, match: matchId});
     if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
-    toast(`Back again: ${(r.data.entry || {}).text || "the event"}`);
+    toast(`Back again: ${WORDS.names(game, (r.data.entry || {}).text || "the event")}`);
     return true;
   }
 
@@ -494,7 +495,7 @@
         let event;
         try { event = JSON.parse($("raw-event").value); } catch (e) { $("raw-error").textContent = WORDS.MESSAGES.notJson; break; }
         const c = await api("POST", "/api/events/check", {event, match: ui.snap.match.id});
-        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? WORDS.plain(c.data.error) : c.data.detail; break; }
+        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? WORDS.names(ui.snap.match.game, WORDS.plain(c.data.error)) : c.data.detail; break; }
         const r = await api("POST", "/api/events", {event, match: ui.snap.match.id});
         $("raw-error").textContent = r.ok ? "" : r.data.detail;
         break;

@@ -202,9 +202,10 @@
       const c = this.check;
       if (!c) return this.touched ? "checking…" : "";
       if (!c.ok && !this.touched) return esc(this.prompt());
-      if (!c.ok) return esc((c.missing ? "" : "✗ ") + WORDS.names(this.match.game, c.error));
+      const players = this.s.players;
+      if (!c.ok) return (c.missing ? "" : "✗ ") + WORDS.rich(this.match.game, c.error, players);
       const n = (c.flagged || []).length;
-      return esc("✓ " + WORDS.names(this.match.game, c.text)) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
+      return "✓ " + WORDS.rich(this.match.game, c.text, players) + (n ? `<div class="later-flags">⚠ ${n} later event${n > 1 ? "s" : ""} will no longer fit and will be flagged for fixing</div>` : "");
     }
 
     /** Before the first tap: what to do, not what is wrong. */
@@ -318,7 +319,7 @@
       const answer = this.ask("catches:" + d.card, "legal-catches", {card: d.card});
       const wrap = (inner) => `<div class="field" data-key="take">${label}${inner}</div>`;
       if (!answer) return wrap("<span class='pill'>asking the rules…</span>");
-      if (answer.error) return wrap(`<span class="error">${esc(answer.error)}</span>`);
+      if (answer.error) return wrap(`<span class="error">${WORDS.rich(this.match.game, WORDS.plain(answer.error), this.s.players)}</span>`);
       // A take that is not possible here (a correction's old take, a changed card) is dropped.
       if (d.take !== undefined) {
         const key = (list) => JSON.stringify([...(list || [])].sort());

@@ -158,7 +158,7 @@
     typeNouns: {play: "card", reveal: "hands"},
     hint(form) {
       const o = form.draft.type === "play" ? form.outcome() : null;
-      return o && o.text ? `<span class="pill">${esc(o.text)}</span>` : "";
+      return o && o.text ? `<span class="pill">${window.WORDS.rich("collector", o.text, form.s.players)}</span>` : "";
     },
     types: {
       play: [player, {key: "target", kind: "choice", label: "Target", options: (s) => s.targets, big: true},
