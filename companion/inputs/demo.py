@@ -1,6 +1,8 @@
 """Demo bots: play a whole match through the table's real paths, to watch on a phone.
 
-``companion serve --demo`` seats three bots and plays a match of the chosen game.
+``companion serve --demo`` seats three bots and plays a match of the chosen game, at a
+pace a table can follow (:class:`DemoPace`: a move every 3 to 8 seconds at ``--speed 1``,
+a round of Can't Catch Harry about half a minute; ``--speed 2`` halves every wait).
 Each move is chosen by the engine's own random legal playout, then made the
 way a person at the table would make it: a rod or ball moved on the board
 (sensors → interpreter), cards shown to the camera, or a tap on the phone for
@@ -32,8 +34,17 @@ if TYPE_CHECKING:
     from vision.simtable import SimTable
 
 BOT_NAMES = ("Ann", "Ben", "Cy")
-SECONDS_PER_MOVE = 1.5
-"""Human pace at ``--speed 1``: a move every second and a half."""
+THINK_SECONDS: Mapping[str, float] = {
+    "roll": 4.0, "catch": 4.0, "joker": 5.0, "super-joker": 5.5, "use-joker": 5.5,
+    "table": 8.0, "play": 6.0, "draw": 4.0, "reveal": 12.0, "round": 25.0,
+}
+"""Seconds a player takes before each kind of move at ``--speed 1`` (give or take a fifth):
+time for the table to read the last line on a phone before the next one comes. A round of
+Can't Catch Harry is a whole round of play, a Star Catcher deal is four cards turned up."""
+SECONDS_PER_MOVE = 4.0
+"""Any other kind of move, at ``--speed 1``."""
+ROUND_PAUSE = 8.0
+"""Seconds more before the first move of a new round (the scores are looked at)."""
 PHYSICAL_TIMEOUT = 5.0
 """How long a move made on the board or before the camera may take to reach the table."""
 
@@ -44,6 +55,28 @@ class PhysicalPath(Protocol):
     def perform(self, event: dict[str, Any], state: Any) -> bool:
         """Make the moves for ``event``; ``False`` when this input cannot show it."""
         ...
+
+
+class DemoPace:
+    """How long the bots wait before each move: a human pace at ``speed`` 1, ``speed``
+    times faster above it. The same seed gives the same waits.
+
+    >>> pace = DemoPace(speed=2.0, seed=1)
+    >>> 0.8 * 4.0 / 2 <= pace.delay({"type": "roll"}) <= 1.25 * 4.0 / 2
+    True
+    """
+
+    def __init__(self, speed: float = 1.0, seed: int | None = None) -> None:
+        if speed <= 0:
+            raise ValueError(f"the demo speed must be positive, got {speed}")
+        self.speed = speed
+        self.rng = random.Random(seed)
+
+    def delay(self, event: Mapping[str, Any], new_round: bool = False) -> float:
+        """Seconds before ``event`` is made; ``new_round``: it is a round's first move."""
+        think = THINK_SECONDS.get(str(event.get("type")), SECONDS_PER_MOVE)
+        seconds = think * self.rng.uniform(0.8, 1.25) + (ROUND_PAUSE if new_round else 0.0)
+        return seconds / self.speed
 
 
 class DemoBots:
@@ -58,10 +91,10 @@ class DemoBots:
         game: str | None = None,
         seed: int | None = None,
     ) -> None:
-        if speed <= 0:
-            raise ValueError(f"the demo speed must be positive, got {speed}")
+        self.pace = DemoPace(speed, seed)
         self.paths = [p for p in (board, camera) if p is not None]
-        self.pause = SECONDS_PER_MOVE / speed
+        self.delays: list[float] = []
+        """Every wait so far, in seconds (what the pace gave)."""
         self.game = game or "catch-mag"
         rules_for(self.game)  # an unknown game fails at start, with the list of games
         self.rng = random.Random(seed)
@@ -98,7 +131,8 @@ class DemoBots:
         if self.paths and self.game == "catch-mag":
             setup.pop("rods", None)  # a board read by sensors needs no typed layout
         table.run_from_thread(lambda: table.start_match(setup, actor="demo"))
-        while not self.stop.wait(self.pause):
+        last_round: object = None
+        while not self.stop.is_set():
             record = table.run_from_thread(lambda: table.session.match())
             match = record.match
             if match is None or match.finished:
@@ -106,6 +140,15 @@ class DemoBots:
             state = match.state
             count = len(record.entries)
             event = rules.random_event(state, self.rng)
+            round_now = match.summary().get("round")
+            delay = self.pace.delay(event, new_round=last_round not in (None, round_now))
+            last_round = round_now
+            self.delays.append(delay)
+            if self.stop.wait(delay):
+                return
+            now = table.run_from_thread(lambda: len(table.session.match().entries))
+            if now != count:
+                continue  # a phone entered something meanwhile: choose afresh
             if not self._physically(table, event, state, count):
                 try:
                     table.submit_from_thread(event, actor="demo")
