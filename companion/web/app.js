@@ -473,7 +473,8 @@
     if (t.dataset.setupGame) { ui.setupGame = t.dataset.setupGame; renderNew(); return; }
     if (t.dataset.restore) { t.disabled = true; await restoreChange(Number(t.dataset.restore)); return; }
     if (t.dataset.resume) { t.disabled = true; await resumeMatch(Number(t.dataset.resume)); return; }
-    if (t.dataset.target) { toggleTarget(t.dataset.target); return; }
+    const extra = t.closest("#setup-options") && setupExtra();
+    if (extra && extra.tap && extra.tap(t, ui)) return;
     switch (t.id) {
       case "send": {
         t.disabled = true;
@@ -651,29 +652,10 @@
     $("player-inputs").appendChild(label);
   }
 
-  // Collector: the four face-up targets, tapped on a card picker.
-  ui.targets = [];
-  function toggleTarget(name) {
-    const i = ui.targets.indexOf(name);
-    if (i >= 0) ui.targets.splice(i, 1);
-    else if (ui.targets.length < 4) ui.targets.push(name);
-    renderTargets();
-  }
-
-  function renderTargets() {
-    const box = $("opt-targets");
-    if (!box) return;
-    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-    const suits = ["S", "H", "D", "C"];
-    const full = ui.targets.length >= 4;
-    box.innerHTML = `<div class="picked" id="targets-picked">${ui.targets.map((c) =>
-      `<button class="pick-face sel" data-target="${c}" aria-label="Take out ${esc(CARDS.label("collector", c))}">${CARDS.face("collector", c)}</button>`).join("")}
-      <small>${ui.targets.length}/4</small></div>
-      <div class="deck-grid">${suits.map((u) => ranks.map((r) => {
-        const c = r + u;
-        const on = ui.targets.includes(c);
-        return `<button class="pick-face${on ? " sel" : ""}" data-target="${c}" aria-pressed="${on}" ${full && !on ? "disabled" : ""}>${CARDS.face("collector", c)}</button>`;
-      }).join("")).join("")}</div>`;
+  /** What a game asks at the start besides the players (Collector: the four targets). */
+  function setupExtra() {
+    const game = ui.setupGame && GAMES[ui.setupGame];
+    return (game && game.setupExtra) || null;
   }
 
   function renderNew() {
@@ -685,8 +667,8 @@
       const players = ui.snap.players.length ? ui.snap.players : ["", ""];
       players.forEach(addPlayerInput);
     }
-    let opts = ui.setupGame === "collector"
-      ? `<div class="field"><div class="label" id="targets-label">The 4 face-up target cards: tap them</div><div id="opt-targets" role="group" aria-labelledby="targets-label"></div></div>` : "";
+    const extra = setupExtra();
+    let opts = extra ? extra.html(ui) : "";
     const seat = ui.setupGame && GAMES[ui.setupGame] && GAMES[ui.setupGame].setup;
     if (seat) {
       opts += `<label>${esc(seat.label)}<select id="opt-seat" data-key="${esc(seat.key)}"><option value="">(the default)</option></select></label>`;
@@ -696,7 +678,7 @@
       $("setup-options").dataset.game = ui.setupGame || "";
       $("setup-error").textContent = "";
       fillSeatChoices();
-      renderTargets();
+      if (extra && extra.render) extra.render(ui);
     }
   }
 
@@ -727,9 +709,11 @@
     if (!ui.setupGame) { error.textContent = WORDS.MESSAGES.pickGame; return; }
     if (players.length < 2) { error.textContent = WORDS.MESSAGES.twoPlayers; return; }
     const options = {};
-    if (ui.setupGame === "collector") {
-      if (ui.targets.length !== 4) { error.textContent = WORDS.MESSAGES.wrongTargets(ui.targets.length); return; }
-      options.targets = ui.targets.slice();
+    const extra = setupExtra();
+    if (extra) {
+      const asked = extra.options(ui);
+      if (asked.error) { error.textContent = asked.error; return; }
+      Object.assign(options, asked.options);
     }
     const seat = $("opt-seat");
     if (seat && seat.value) options[seat.dataset.key] = seat.value;
@@ -738,8 +722,7 @@
     const r = await api("POST", "/api/matches", {game: ui.setupGame, players, options});
     if (!r.ok) { error.textContent = r.data.detail; if (r.status === 401) askPin(); return; }
     error.textContent = "";
-    ui.targets = [];
-    renderTargets();
+    if (extra && extra.reset) extra.reset(ui);
     show("table");
   }
 
