@@ -9,6 +9,10 @@ way a person at the table would make it: a rod or ball moved on the board
 what only a phone enters (die rolls, choices). So the demo exercises the same
 code a real table does, and the dashboard shows it at human pace.
 
+:class:`SimShowcase` keeps a few cards on the simulated table while nobody plays with
+them (``companion serve`` on simulated hardware, no demo), so the camera page shows cards
+being read from the start.
+
 :class:`CameraHands` is the simulated camera's pair of hands: it lays out,
 moves and takes away cards on the simulated table the way players would, for
 the bots and the end-to-end tests. (The simulated board's hands are
@@ -172,6 +176,63 @@ class DemoBots:
                     deadline -= step
                 return True  # not seen: the board shows a warning; the next move retries
         return False
+
+
+# -- the simulated table at rest -------------------------------------------------------
+
+SHOWCASE_CARDS = 5
+"""Cards on the simulated table at rest: never 4, which a Star Catcher table could take
+for the deal."""
+CENTRE_FREE_GAMES = frozenset({"star-plus", "cant-catch-harry"})
+"""Games whose play is in front of the seats: cards in the centre are not a move."""
+
+
+class SimShowcase:
+    """A table attachment: cards lie on the simulated table when nothing there is a move.
+
+    With no card match followed (no match, a Catch Mag match) or a match whose cards are
+    played in front of the seats (Star Plus, Can't Catch Harry), a few cards of the deck the
+    camera reads lie in the centre; the camera page shows them outlined and named. A Star
+    Catcher or Collector match is played in the centre: its table stays the players'.
+    """
+
+    def __init__(self, feed: CameraFeed, period: float = 0.5) -> None:
+        self.feed = feed
+        self.period = period
+        self.stop = threading.Event()
+
+    @contextlib.contextmanager
+    def __call__(self, table: TableService) -> Iterator[SimShowcase]:
+        thread = threading.Thread(target=self._run, name="sim-showcase", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self.stop.set()
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.period):
+            with contextlib.suppress(Exception):  # a look that fails is tried again
+                self.step()
+
+    def step(self) -> bool:
+        """One look at the table: lay the cards out if it is empty and nothing there would
+        be a move; whether they were laid."""
+        sim = self.feed.sim
+        if sim is None or not self.feed.running or sim.cards:
+            return False
+        if not self._centre_free():
+            return False
+        sim.show(sim.showcase(SHOWCASE_CARDS), wait=False)
+        if not self._centre_free():  # a centre game started meanwhile: its table is clear
+            sim.clear(wait=False)
+            return False
+        return True
+
+    def _centre_free(self) -> bool:
+        game = self.feed.followed_game()
+        return game is None or game in CENTRE_FREE_GAMES
 
 
 # -- the simulated camera's hands -------------------------------------------------------
