@@ -47,7 +47,7 @@
     const last = m.entries[m.entries.length - 1];
     $("d-last").innerHTML = last ? (last.flagged ? "an event to fix on a phone" : WORDS.rich(m.game, last.text, s.players)) : "—";
     let board = "";
-    if (m.game === "catch-mag") { try { board = game.panel(s, ui); } catch (e) { board = ""; } }
+    if (game.display) { try { board = game.display(s, ui); } catch (e) { board = ""; } }
     $("d-board").innerHTML = board;
   }
 

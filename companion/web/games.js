@@ -12,6 +12,7 @@
  *   live(summary) -> this round's points per player; defaultType(summary); typesNow(summary);
  *   typeLabels / typeNouns: event type -> words; legalQuery: the query listing legal events;
  *   coerce: field -> function; hint(form) -> HTML under the form;
+ *   display(summary, ui) -> HTML the table display (/display) shows under the standings;
  *   setup: {key, label} (a seat chosen at the start, e.g. the dealer);
  *   setupExtra: {html(ui), render(ui), tap(button, ui), options(ui) -> {options} | {error}, reset(ui)};
  *   types: event type -> the fields the entry form asks for ({key, kind, label, ...});

@@ -31,6 +31,7 @@
           `<span class="pill rod-${c}" title="${c} rods">${k}<span class="visually-hidden"> ${c}</span></span>`).join("")}</span>` +
           (s.kept_jokers[p].length ? `<br>kept balls on ${s.kept_jokers[p].join(", ")}` : "") + `<br>ship on ${s.ships[p]}`)}`;
     },
+    display(s, ui) { return this.panel(s, ui); },  // the table display shows the board too
     next: (s) => s.expected || "",
     defaultType: (s) => s.pending || "roll",
     legalQuery: "legal-events",
