@@ -437,7 +437,8 @@
       if (legal && opts.length === 1 && f.autoPick) d[f.key] = opts[0];
       const labelOf = f.labelOf ? (o) => f.labelOf(o, s, form.catalog) : null;
       const classOf = f.classOf ? (o) => f.classOf(o, s) : null;
-      return wrap(form.buttons(f.key, opts, d[f.key], labelOf, classOf, f.big) + clear);
+      const htmlOf = f.htmlOf ? (o) => f.htmlOf(o, form) : null;  // e.g. a card face
+      return wrap(form.buttons(f.key, opts, d[f.key], labelOf, classOf, f.big, htmlOf) + clear);
     }},
     cards: {draw(form, f, {wrap}) {  // a list of cards from the deck's catalogue (sum: show the total)
       const chosen = form.draft[f.key] || [];

@@ -30,7 +30,7 @@ CARD_CODES = {
 MESSAGES = ["#entry-check", "#entries", "#fix-was", "#entry .hint", "#setup-error",
             "#pin-error", "#pin-result", "#import-result", "#raw-error", "#toast-text",
             "#fix-check", "#last-text", "#next", "#turn",
-            "#entry .error", "#entry .pill"]
+            "#entry .error", "#entry .pill", "#entry-form button", "#fix-form button"]
 # Buttons that change the draft (a first choice of every kind of field).
 CHOICES = ["[data-field]", "[data-add]", "[data-compose]", "[data-hand-player]",
            "[data-hand-add]", "[data-moth]", "[data-ace]", "[data-open]", "[data-times]"]

@@ -174,7 +174,8 @@
     },
     types: {
       play: [{key: "player", kind: "player", label: "Player"},
-        {key: "target", kind: "choice", label: "Target", options: (s) => s.targets, big: true},
+        {key: "target", kind: "choice", label: "Target", options: (s) => s.targets, big: true,
+          classOf: () => "target-btn", htmlOf: (c, form) => form.face(c)},
         {key: "card", kind: "collector-card", label: "Card played"},
         {key: "second", kind: "collector-card", label: "Second card (for a sum)", optional: true},
         {key: "aces", kind: "aces", label: "Ace as 1 or 14?"},
