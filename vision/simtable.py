@@ -190,6 +190,18 @@ class SimTable:
                 raise SimTableError(f"no room left in {zone} for {card}")
         return layout
 
+    def showcase(self, count: int = 5, seed: int = 0) -> list[Laid]:
+        """A few cards of the table's deck spread over the centre (the same ones for the
+        same ``seed``): what lies on a table nobody is playing at yet.
+
+        >>> table = SimTable("star-catcher", size=(640, 360))
+        >>> shown = table.showcase(5)
+        >>> len(shown), {c.zone for c in shown}, len({c.card for c in shown})
+        (5, {'centre'}, 5)
+        """
+        cards = random.Random(seed).sample(sorted(deck_ids(self.deck)), count)
+        return self.with_added(cards, CENTRE, [])
+
     def with_beside(self, card: str, target: str, zone: str = CENTRE,
                     ignore: Iterable[str] = (), base: list[Laid] | None = None) -> list[Laid]:
         """``base`` (default: the table now) with ``card`` in the free place of ``zone``

@@ -83,4 +83,8 @@ def build_attachments(
 
         hands = CameraHands(camera) if camera is not None else None
         attachments.append(DemoBots(board=board, camera=hands, speed=speed, game=game))
+    elif camera is not None and camera.sim is not None:
+        from companion.inputs.demo import SimShowcase
+
+        attachments.append(SimShowcase(camera))  # cards on the simulated table at rest
     return attachments

@@ -1,11 +1,17 @@
 """Demo bots: play a whole match through the table's real paths, to watch on a phone.
 
-``companion serve --demo`` seats three bots and plays a match of the chosen game.
+``companion serve --demo`` seats three bots and plays a match of the chosen game, at a
+pace a table can follow (:class:`DemoPace`: a move every 3 to 8 seconds at ``--speed 1``,
+a round of Can't Catch Harry about half a minute; ``--speed 2`` halves every wait).
 Each move is chosen by the engine's own random legal playout, then made the
 way a person at the table would make it: a rod or ball moved on the board
 (sensors → interpreter), cards shown to the camera, or a tap on the phone for
 what only a phone enters (die rolls, choices). So the demo exercises the same
 code a real table does, and the dashboard shows it at human pace.
+
+:class:`SimShowcase` keeps a few cards on the simulated table while nobody plays with
+them (``companion serve`` on simulated hardware, no demo), so the camera page shows cards
+being read from the start.
 
 :class:`CameraHands` is the simulated camera's pair of hands: it lays out,
 moves and takes away cards on the simulated table the way players would, for
@@ -32,8 +38,17 @@ if TYPE_CHECKING:
     from vision.simtable import SimTable
 
 BOT_NAMES = ("Ann", "Ben", "Cy")
-SECONDS_PER_MOVE = 1.5
-"""Human pace at ``--speed 1``: a move every second and a half."""
+THINK_SECONDS: Mapping[str, float] = {
+    "roll": 4.0, "catch": 4.0, "joker": 5.0, "super-joker": 5.5, "use-joker": 5.5,
+    "table": 8.0, "play": 6.0, "draw": 4.0, "reveal": 12.0, "round": 25.0,
+}
+"""Seconds a player takes before each kind of move at ``--speed 1`` (give or take a fifth):
+time for the table to read the last line on a phone before the next one comes. A round of
+Can't Catch Harry is a whole round of play, a Star Catcher deal is four cards turned up."""
+SECONDS_PER_MOVE = 4.0
+"""Any other kind of move, at ``--speed 1``."""
+ROUND_PAUSE = 8.0
+"""Seconds more before the first move of a new round (the scores are looked at)."""
 PHYSICAL_TIMEOUT = 5.0
 """How long a move made on the board or before the camera may take to reach the table."""
 
@@ -44,6 +59,28 @@ class PhysicalPath(Protocol):
     def perform(self, event: dict[str, Any], state: Any) -> bool:
         """Make the moves for ``event``; ``False`` when this input cannot show it."""
         ...
+
+
+class DemoPace:
+    """How long the bots wait before each move: a human pace at ``speed`` 1, ``speed``
+    times faster above it. The same seed gives the same waits.
+
+    >>> pace = DemoPace(speed=2.0, seed=1)
+    >>> 0.8 * 4.0 / 2 <= pace.delay({"type": "roll"}) <= 1.25 * 4.0 / 2
+    True
+    """
+
+    def __init__(self, speed: float = 1.0, seed: int | None = None) -> None:
+        if speed <= 0:
+            raise ValueError(f"the demo speed must be positive, got {speed}")
+        self.speed = speed
+        self.rng = random.Random(seed)
+
+    def delay(self, event: Mapping[str, Any], new_round: bool = False) -> float:
+        """Seconds before ``event`` is made; ``new_round``: it is a round's first move."""
+        think = THINK_SECONDS.get(str(event.get("type")), SECONDS_PER_MOVE)
+        seconds = think * self.rng.uniform(0.8, 1.25) + (ROUND_PAUSE if new_round else 0.0)
+        return seconds / self.speed
 
 
 class DemoBots:
@@ -58,10 +95,10 @@ class DemoBots:
         game: str | None = None,
         seed: int | None = None,
     ) -> None:
-        if speed <= 0:
-            raise ValueError(f"the demo speed must be positive, got {speed}")
+        self.pace = DemoPace(speed, seed)
         self.paths = [p for p in (board, camera) if p is not None]
-        self.pause = SECONDS_PER_MOVE / speed
+        self.delays: list[float] = []
+        """Every wait so far, in seconds (what the pace gave)."""
         self.game = game or "catch-mag"
         rules_for(self.game)  # an unknown game fails at start, with the list of games
         self.rng = random.Random(seed)
@@ -98,7 +135,8 @@ class DemoBots:
         if self.paths and self.game == "catch-mag":
             setup.pop("rods", None)  # a board read by sensors needs no typed layout
         table.run_from_thread(lambda: table.start_match(setup, actor="demo"))
-        while not self.stop.wait(self.pause):
+        last_round: object = None
+        while not self.stop.is_set():
             record = table.run_from_thread(lambda: table.session.match())
             match = record.match
             if match is None or match.finished:
@@ -106,6 +144,15 @@ class DemoBots:
             state = match.state
             count = len(record.entries)
             event = rules.random_event(state, self.rng)
+            round_now = match.summary().get("round")
+            delay = self.pace.delay(event, new_round=last_round not in (None, round_now))
+            last_round = round_now
+            self.delays.append(delay)
+            if self.stop.wait(delay):
+                return
+            now = table.run_from_thread(lambda: len(table.session.match().entries))
+            if now != count:
+                continue  # a phone entered something meanwhile: choose afresh
             if not self._physically(table, event, state, count):
                 try:
                     table.submit_from_thread(event, actor="demo")
@@ -129,6 +176,63 @@ class DemoBots:
                     deadline -= step
                 return True  # not seen: the board shows a warning; the next move retries
         return False
+
+
+# -- the simulated table at rest -------------------------------------------------------
+
+SHOWCASE_CARDS = 5
+"""Cards on the simulated table at rest: never 4, which a Star Catcher table could take
+for the deal."""
+CENTRE_FREE_GAMES = frozenset({"star-plus", "cant-catch-harry"})
+"""Games whose play is in front of the seats: cards in the centre are not a move."""
+
+
+class SimShowcase:
+    """A table attachment: cards lie on the simulated table when nothing there is a move.
+
+    With no card match followed (no match, a Catch Mag match) or a match whose cards are
+    played in front of the seats (Star Plus, Can't Catch Harry), a few cards of the deck the
+    camera reads lie in the centre; the camera page shows them outlined and named. A Star
+    Catcher or Collector match is played in the centre: its table stays the players'.
+    """
+
+    def __init__(self, feed: CameraFeed, period: float = 0.5) -> None:
+        self.feed = feed
+        self.period = period
+        self.stop = threading.Event()
+
+    @contextlib.contextmanager
+    def __call__(self, table: TableService) -> Iterator[SimShowcase]:
+        thread = threading.Thread(target=self._run, name="sim-showcase", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self.stop.set()
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.period):
+            with contextlib.suppress(Exception):  # a look that fails is tried again
+                self.step()
+
+    def step(self) -> bool:
+        """One look at the table: lay the cards out if it is empty and nothing there would
+        be a move; whether they were laid."""
+        sim = self.feed.sim
+        if sim is None or not self.feed.running or sim.cards:
+            return False
+        if not self._centre_free():
+            return False
+        sim.show(sim.showcase(SHOWCASE_CARDS), wait=False)
+        if not self._centre_free():  # a centre game started meanwhile: its table is clear
+            sim.clear(wait=False)
+            return False
+        return True
+
+    def _centre_free(self) -> bool:
+        game = self.feed.followed_game()
+        return game is None or game in CENTRE_FREE_GAMES
 
 
 # -- the simulated camera's hands -------------------------------------------------------

@@ -236,7 +236,7 @@
     $("game-panel").innerHTML = panel;
     $("game-panel").classList.toggle("hidden", !panel);
     const last = m.entries[m.entries.length - 1];
-    $("last-text").textContent = !last ? "—" : last.flagged ? `⚠ ${describeEvent(m.game, last.event)} (no longer fits)` : WORDS.names(m.game, last.text);
+    $("last-text").innerHTML = !last ? "—" : last.flagged ? esc(`⚠ ${describeEvent(m.game, last.event)} (no longer fits)`) : WORDS.rich(m.game, last.text, s.players);
     $("undo").disabled = !last;
     renderScores(m);
     renderEntries(m);
@@ -278,8 +278,8 @@
     $("entries").innerHTML = m.entries.slice().reverse().map((e) => `
       <li class="${e.flagged ? "flagged" : ""}" data-entry="${e.id}">
         <div class="entry-text">${e.flagged
-          ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${esc(WORDS.plain(e.error))}</div>`
-          : esc(WORDS.names(m.game, e.text))}
+          ? `<b>⚠ ${esc(describeEvent(m.game, e.event))}</b><div class="flag-reason">no longer fits: ${WORDS.rich(m.game, WORDS.plain(e.error), m.summary.players)}</div>`
+          : WORDS.rich(m.game, e.text, m.summary.players)}
         <div class="meta">Event ${number.get(e.id)} · ${esc(e.actor)} · ${esc(e.at.slice(11, 19))}</div></div>
         <div class="entry-actions player-only">
           <button class="small" data-fix="${e.id}" aria-label="Fix event ${number.get(e.id)}">Fix</button>
@@ -369,8 +369,8 @@
     F.start(type, entry.event);
     $("fix-title").textContent = `Correct event ${m.entries.indexOf(entry) + 1}`;
     $("fix-was").innerHTML = entry.flagged
-      ? `<div class="flag-reason">⚠ No longer fits: ${esc(entry.error)}</div>`
-      : `<small>Was:</small> ${esc(entry.text)}`;
+      ? `<div class="flag-reason">⚠ No longer fits: ${WORDS.rich(m.game, WORDS.plain(entry.error), m.summary.players)}</div>`
+      : `<small>Was:</small> ${WORDS.rich(m.game, entry.text, m.summary.players)}`;
     $("fix-json").value = JSON.stringify(entry.event);
     $("fix-json-error").textContent = "";
     if (!$("fix-dialog").open) $("fix-dialog").showModal();
@@ -420,7 +420,7 @@
     const r = await api("POST", "/api/undo", {match: matchId});
     if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
     const entry = r.data.entry || {};
-    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event");
+    const gone = WORDS.names(ui.snap.match.game, entry.text || "the last event", ui.snap.match.summary.players);
     toast(`Undone: ${gone}`, "undo", {label: "Redo", run: () => restoreEvent(matchId, entry.event)}, 8);
     return true;
   }
@@ -429,10 +429,11 @@
   async function restoreEvent(matchId, event) {
     if (!event) return false;
     const check = await api("POST", "/api/events/check", {event, match: matchId});
-    if (check.ok && !check.data.ok) { toast(`It cannot come back now: ${WORDS.plain(check.data.error)}`); return false; }
+    const game = ((ui.snap.matches || []).find((x) => x.id === matchId) || ui.snap.match || {}).game;
+    if (check.ok && !check.data.ok) { toast(`It cannot come back now: ${WORDS.names(game, WORDS.plain(check.data.error))}`); return false; }
     const r = await api("POST", "/api/events", {event, match: matchId});
     if (!r.ok) { toast(r.data.detail); if (r.status === 401) askPin(); return false; }
-    toast(`Back again: ${(r.data.entry || {}).text || "the event"}`);
+    toast(`Back again: ${WORDS.names(game, (r.data.entry || {}).text || "the event")}`);
     return true;
   }
 
@@ -472,7 +473,8 @@
     if (t.dataset.setupGame) { ui.setupGame = t.dataset.setupGame; renderNew(); return; }
     if (t.dataset.restore) { t.disabled = true; await restoreChange(Number(t.dataset.restore)); return; }
     if (t.dataset.resume) { t.disabled = true; await resumeMatch(Number(t.dataset.resume)); return; }
-    if (t.dataset.target) { toggleTarget(t.dataset.target); return; }
+    const extra = t.closest("#setup-options") && setupExtra();
+    if (extra && extra.tap && extra.tap(t, ui)) return;
     switch (t.id) {
       case "send": {
         t.disabled = true;
@@ -494,7 +496,7 @@
         let event;
         try { event = JSON.parse($("raw-event").value); } catch (e) { $("raw-error").textContent = WORDS.MESSAGES.notJson; break; }
         const c = await api("POST", "/api/events/check", {event, match: ui.snap.match.id});
-        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? WORDS.plain(c.data.error) : c.data.detail; break; }
+        if (!(c.ok && c.data.ok)) { $("raw-error").textContent = c.ok ? WORDS.names(ui.snap.match.game, WORDS.plain(c.data.error)) : c.data.detail; break; }
         const r = await api("POST", "/api/events", {event, match: ui.snap.match.id});
         $("raw-error").textContent = r.ok ? "" : r.data.detail;
         break;
@@ -650,29 +652,10 @@
     $("player-inputs").appendChild(label);
   }
 
-  // Collector: the four face-up targets, tapped on a card picker.
-  ui.targets = [];
-  function toggleTarget(name) {
-    const i = ui.targets.indexOf(name);
-    if (i >= 0) ui.targets.splice(i, 1);
-    else if (ui.targets.length < 4) ui.targets.push(name);
-    renderTargets();
-  }
-
-  function renderTargets() {
-    const box = $("opt-targets");
-    if (!box) return;
-    const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-    const suits = ["S", "H", "D", "C"];
-    const full = ui.targets.length >= 4;
-    box.innerHTML = `<div class="picked" id="targets-picked">${ui.targets.map((c) =>
-      `<button class="pick-face sel" data-target="${c}" aria-label="Take out ${esc(CARDS.label("collector", c))}">${CARDS.face("collector", c)}</button>`).join("")}
-      <small>${ui.targets.length}/4</small></div>
-      <div class="deck-grid">${suits.map((u) => ranks.map((r) => {
-        const c = r + u;
-        const on = ui.targets.includes(c);
-        return `<button class="pick-face${on ? " sel" : ""}" data-target="${c}" aria-pressed="${on}" ${full && !on ? "disabled" : ""}>${CARDS.face("collector", c)}</button>`;
-      }).join("")).join("")}</div>`;
+  /** What a game asks at the start besides the players (Collector: the four targets). */
+  function setupExtra() {
+    const game = ui.setupGame && GAMES[ui.setupGame];
+    return (game && game.setupExtra) || null;
   }
 
   function renderNew() {
@@ -684,8 +667,8 @@
       const players = ui.snap.players.length ? ui.snap.players : ["", ""];
       players.forEach(addPlayerInput);
     }
-    let opts = ui.setupGame === "collector"
-      ? `<div class="field"><div class="label" id="targets-label">The 4 face-up target cards: tap them</div><div id="opt-targets" role="group" aria-labelledby="targets-label"></div></div>` : "";
+    const extra = setupExtra();
+    let opts = extra ? extra.html(ui) : "";
     const seat = ui.setupGame && GAMES[ui.setupGame] && GAMES[ui.setupGame].setup;
     if (seat) {
       opts += `<label>${esc(seat.label)}<select id="opt-seat" data-key="${esc(seat.key)}"><option value="">(the default)</option></select></label>`;
@@ -695,7 +678,7 @@
       $("setup-options").dataset.game = ui.setupGame || "";
       $("setup-error").textContent = "";
       fillSeatChoices();
-      renderTargets();
+      if (extra && extra.render) extra.render(ui);
     }
   }
 
@@ -726,9 +709,11 @@
     if (!ui.setupGame) { error.textContent = WORDS.MESSAGES.pickGame; return; }
     if (players.length < 2) { error.textContent = WORDS.MESSAGES.twoPlayers; return; }
     const options = {};
-    if (ui.setupGame === "collector") {
-      if (ui.targets.length !== 4) { error.textContent = WORDS.MESSAGES.wrongTargets(ui.targets.length); return; }
-      options.targets = ui.targets.slice();
+    const extra = setupExtra();
+    if (extra) {
+      const asked = extra.options(ui);
+      if (asked.error) { error.textContent = asked.error; return; }
+      Object.assign(options, asked.options);
     }
     const seat = $("opt-seat");
     if (seat && seat.value) options[seat.dataset.key] = seat.value;
@@ -737,8 +722,7 @@
     const r = await api("POST", "/api/matches", {game: ui.setupGame, players, options});
     if (!r.ok) { error.textContent = r.data.detail; if (r.status === 401) askPin(); return; }
     error.textContent = "";
-    ui.targets = [];
-    renderTargets();
+    if (extra && extra.reset) extra.reset(ui);
     show("table");
   }
 

@@ -45,9 +45,9 @@
     try { next = !s.finished && game.next ? game.next(s) : ""; } catch (e) { next = ""; }
     $("d-next").textContent = next;
     const last = m.entries[m.entries.length - 1];
-    $("d-last").textContent = last ? (last.flagged ? "an event to fix on a phone" : WORDS.names(m.game, last.text)) : "—";
+    $("d-last").innerHTML = last ? (last.flagged ? "an event to fix on a phone" : WORDS.rich(m.game, last.text, s.players)) : "—";
     let board = "";
-    if (m.game === "catch-mag") { try { board = game.panel(s, ui); } catch (e) { board = ""; } }
+    if (game.display) { try { board = game.display(s, ui); } catch (e) { board = ""; } }
     $("d-board").innerHTML = board;
   }
 

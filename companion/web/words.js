@@ -89,15 +89,73 @@
     wrongTargets: (n) => `Pick the 4 face-up target cards (${n} of 4 picked).`,
   };
 
-  /** An engine's line as a player reads it: lists without brackets, and Can't Catch
-   * Harry's card kinds by their printed names ("set of baby-james" -> "set of Baby James"). */
-  function names(game, text) {
+  // Card codes as the engines write them ("C9**", "AH", "Z"), per game. A code is a whole
+  // token: not part of a word, a number or another code.
+  const CODES = {
+    "star-catcher": /(^|[^\w*-])([DC][1-9][0-9]?\**|M)(?![\w*])/g,
+    collector: /(^|[^\w-])((?:A|[2-9]|10|J|Q|K)[SHDC])(?![\w])/g,
+    "star-plus": /(^|[^\w-])(Z)(?![\w])/g,
+  };
+
+  /** Pieces of an engine's line: [text, code, text, code, ...] (codes at odd places),
+   * lists without brackets, and Can't Catch Harry's card kinds by their printed names. */
+  function pieces(game, text, players) {
     // lists the engines write in brackets ("in hand [KC, JC]", "[]") read as words
-    const listed = String(text).replace(/\[\]/g, "(none)").replace(/\[([^\]]*)\]/g, "($1)");
-    if (game !== "cant-catch-harry" || !window.CARDS) return listed;
-    const printed = window.CARDS.HARRY;
-    return listed.replace(/\b[a-z]+(?:-[a-z]+)*\b/g, (word) =>
-      (word !== "everyone" && printed[word] ? printed[word] : word));
+    let t = String(text == null ? "" : text).replace(/\[\]/g, "(none)").replace(/\[([^\]]*)\]/g, "($1)");
+    const cards = window.CARDS;
+    if (game === "cant-catch-harry" && cards) {
+      t = t.replace(/\b[a-z]+(?:-[a-z]+)*\b/g, (word) =>
+        (word !== "everyone" && cards.HARRY[word] ? cards.HARRY[word] : word));
+    }
+    const pattern = CODES[game];
+    if (!pattern || !cards) return [t];
+    const seated = new Set(players || []);  // a player called "AH" stays a player
+    const out = [];
+    let from = 0;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(t); m; m = pattern.exec(t)) {
+      const at = m.index + m[1].length;
+      if (seated.has(m[2])) continue;
+      out.push(t.slice(from, at), m[2]);
+      from = at + m[2].length;
+      pattern.lastIndex = from;
+    }
+    out.push(t.slice(from));
+    return out;
+  }
+
+  /** A card by its name in words: "Circle 9 ★★", "Magnet", "7 of diamonds", "Zeus". */
+  function cardWords(game, code) {
+    const cards = window.CARDS;
+    if (game === "star-catcher") {
+      const c = cards.starCard(code);
+      if (!c || c.shape === "M") return "the Magnet";
+      return `${c.shape === "D" ? "Diamond" : "Circle"} ${c.number}${c.stars ? " " + "★".repeat(c.stars) : ""}`;
+    }
+    return cards.label(game, code);
+  }
+
+  /** Tidy what is left once codes are names ("Zeus (Zeus)", "the Magnet, the Magnet"). */
+  const tidy = (t) => t.replace(/Zeus \(Zeus\)/g, "Zeus").replace(/plays the Magnet, the Magnet takes/g, "plays the Magnet: it takes");
+
+  /** An engine's line as a player reads it, in plain text (toasts, titles): every card code
+   * by the card's name ("Ann plays C9**" -> "Ann plays Circle 9 ★★"). */
+  function names(game, text, players) {
+    const parts = pieces(game, text, players);
+    return tidy(parts.map((p, i) => (i % 2 ? cardWords(game, p) : p)).join(""));
+  }
+
+  /** The same line as HTML: every card code drawn as a small card face (whose label a screen
+   * reader says), the rest escaped. */
+  function rich(game, text, players) {
+    const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+    const parts = pieces(game, text, players);
+    if (parts.length > 1) {  // "plays M, the Magnet takes" reads "plays [Magnet]: it takes"
+      for (let i = 1; i < parts.length; i += 2) {
+        if (parts[i] === "M" && /^, the Magnet takes/.test(parts[i + 1])) parts[i + 1] = parts[i + 1].replace(/^, the Magnet takes/, ": it takes");
+      }
+    }
+    return parts.map((p, i) => (i % 2 ? window.CARDS.face(game, p, "cf-in") : esc(p.replace(/Zeus \(Zeus\)/g, "Zeus")))).join("");
   }
 
   /** What a join code is, under the code a phone shows a friend. */
@@ -105,5 +163,5 @@
     return `Your friend enters it where the PIN goes. It works for ${plural(minutes, "minute")}; the PIN stays secret.`;
   }
 
-  window.WORDS = {plain, plural, names, GAME_TITLES, FIELDS, MESSAGES, fieldName, joinCode};
+  window.WORDS = {plain, plural, names, rich, cardWords, GAME_TITLES, FIELDS, MESSAGES, fieldName, joinCode};
 })();

@@ -186,7 +186,9 @@ def test_join_sign_in_one_entry_per_game_undo_and_a_live_update(
     driver = browser
     driver.get(server.url + "/?host")
     has_text(driver, "#join-url", "192.168.1.21")
-    assert driver.execute_script("return document.getElementById('qr').naturalWidth") > 0
+    # the QR code is an image of its own: it may land after the address text
+    qr_width = "return document.getElementById('qr').naturalWidth"
+    wait(driver, lambda d: d.execute_script(qr_width) > 0)
     assert axe(driver) == []
     sign_in(driver, server.url)
 

@@ -1,22 +1,36 @@
 """Words for players: every form of every game is walked with empty and wrong input, and
-no message a player can read names a field, says "null" or shows JSON or an id."""
+no message a player can read names a field, says "null" or shows JSON or an id; the
+engines' lines (history, last event, undo and redo, flagged events, corrections) name
+cards or draw them, never by their codes ("C9**", "AH", "baby-james")."""
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.tables import GAMES, PLAYERS
+from companion.games.match import Match
+from tests.browser.tables import GAMES, PLAYERS, play, token
 from tests.service.conftest import RunningServer
 
 FORBIDDEN = ["missing field", "field '", "setup '", "null", "undefined", "NaN", "[object",
              "[", "]", "{", "}", "got ", "Bearer", "/api/", "_", "Traceback", "'type'",
              "cant-catch-harry", "star-catcher", "star-plus", "catch-mag", "POST", "token"]
-MESSAGES = ["#entry-check", "#setup-error", "#pin-error", "#pin-result", "#import-result",
-            "#raw-error", "#toast-text", "#fix-check", "#last-text", "#next", "#turn",
-            "#entry .error", "#entry .pill"]
+# Card codes as the engines write them: a player reads card names or card faces instead.
+CARD_CODES = {
+    "star-catcher": r"(?<![\w*])(?:[DC][1-9][0-9]?\**|M)(?![\w*])",
+    "collector": r"(?<![\w-])(?:A|[2-9]|10|J|Q|K)[SHDC](?!\w)",
+    "star-plus": r"(?<![\w-])Z(?!\w)",
+    "cant-catch-harry": r"\b(?:baby-james|evil-bird|mr-poe|sandwich-artist)\b|set of [a-z]",
+}
+MESSAGES = ["#entry-check", "#entries", "#fix-was", "#entry .hint", "#setup-error",
+            "#pin-error", "#pin-result", "#import-result", "#raw-error", "#toast-text",
+            "#fix-check", "#last-text", "#next", "#turn",
+            "#entry .error", "#entry .pill", "#entry-form button", "#fix-form button"]
 # Buttons that change the draft (a first choice of every kind of field).
 CHOICES = ["[data-field]", "[data-add]", "[data-compose]", "[data-hand-player]",
            "[data-hand-add]", "[data-moth]", "[data-ace]", "[data-open]", "[data-times]"]
@@ -38,23 +52,40 @@ NEXT_CHOICE = """(tapped) => {
 }"""
 
 
+# An element's text as a player reads it: a card face counts as its name (its label).
+AS_READ = """(el) => {
+  const copy = el.cloneNode(true);
+  for (const face of copy.querySelectorAll(".cf[aria-label]")) {
+    face.replaceWith(" " + face.getAttribute("aria-label") + " ");
+  }
+  for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+  return copy.textContent;
+}"""
+
+
 class Reader:
     """Collects every message shown, and the fragments that should not be in them."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, game: str = "") -> None:
         self.page = page
+        self.game = game
         self.seen: set[str] = set()
 
     def read(self) -> None:
         self.page.wait_for_timeout(250)  # the check is asked 100 ms after a tap
         for selector in MESSAGES:
-            for text in self.page.locator(selector).all_inner_texts():
+            for text in self.page.locator(selector).evaluate_all(f"els => els.map({AS_READ})"):
                 if text.strip():
                     self.seen.add(" ".join(text.split()))
 
     def bad(self) -> list[str]:
-        return sorted(f"{fragment!r} in {text!r}" for text in self.seen
-                      for fragment in FORBIDDEN if fragment in text)
+        found = [f"{fragment!r} in {text!r}" for text in self.seen
+                 for fragment in FORBIDDEN if fragment in text]
+        code = CARD_CODES.get(self.game)
+        if code:
+            found += [f"card code {m.group(0)!r} in {text!r}" for text in self.seen
+                      for m in [re.search(code, text)] if m]
+        return sorted(found)
 
 
 def walk_entry_form(page: Page, reader: Reader) -> None:
@@ -95,7 +126,7 @@ def raw_events(page: Page, reader: Reader) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_form_with_empty_and_wrong_input(page: Page, server: RunningServer, game: str,
                                                tmp_path: Path) -> None:
-    reader = Reader(page)
+    reader = Reader(page, game)
     page.click("#nav-new")
     page.click(f"[data-setup-game='{game}']")
     inputs = page.locator(".player-input")
@@ -154,3 +185,57 @@ def test_sign_in_messages(spectator: Page) -> None:
     reader.read()
     expect(spectator.locator("#pin-error")).to_contain_text("companion pin")
     assert reader.bad() == []
+
+
+def flag_later_events(url: str, match: Match) -> bool:
+    """Correct an early event so that later ones no longer fit (through the API); whether a
+    correction that flags some was found."""
+    headers = token(url)
+    with httpx.Client(base_url=url, headers=headers) as http:
+        state = http.get("/api/state").json()["match"]
+        entries = state["entries"]
+        rng = random.Random(1)
+        for index in range(min(4, len(entries) - 1)):
+            before = Match.from_events([match.log()[0], *(e["event"] for e in entries[:index])])
+            base = f"/api/matches/{state['id']}/events/{entries[index]['id']}"
+            for _ in range(12):
+                event = before.random_event(rng)
+                check = http.post(base + "/check", json={"event": event}).json()
+                if check.get("ok") and check.get("flagged"):
+                    response = http.put(base, json={"event": event})
+                    assert response.status_code == 200, response.text
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_engine_lines_name_the_cards(page: Page, server: RunningServer, game: str) -> None:
+    """A match a few turns in: its history, last event, check line, undo and redo notes,
+    flagged events and the correction dialog show card names or faces, not codes."""
+    reader = Reader(page, game)
+    match = play(server.url, game, 3 if game == "cant-catch-harry" else 10, seed=7)
+    assert not match.finished
+    expect(page.locator("#entries li")).to_have_count(len(match))
+    reader.read()
+    assert any(re.search(r"\w", text) for text in reader.seen)
+    walk_entry_form(page, reader)  # the check line of a legal draft is an engine's line too
+    page.click("#undo")
+    expect(page.locator("#toast-text")).to_contain_text("Undone")
+    reader.read()
+    page.click("#toast-action")  # Redo
+    expect(page.locator("#toast-text")).to_contain_text("Back again")
+    reader.read()
+    if flag_later_events(server.url, match):
+        expect(page.locator("#entries li.flagged").first).to_be_visible()
+        reader.read()
+        page.locator("#entries li.flagged [data-fix]").first.click()
+        expect(page.locator("#fix-was")).to_contain_text("No longer fits")
+        reader.read()
+        page.click("#fix-cancel")
+    page.locator("#entries li:not(.flagged) [data-fix]").last.click()
+    expect(page.locator("#fix-was")).to_contain_text("Was")
+    reader.read()
+    page.click("#fix-cancel")
+    assert reader.bad() == []
+    if game in ("star-catcher", "collector"):
+        assert page.locator("#entries .cf-in").count() > 0, "the history draws card faces"

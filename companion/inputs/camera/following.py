@@ -142,6 +142,10 @@ class MatchFollower:
         if current is None or current.game not in DECKS or not current.log:
             if self.adapter is not None:
                 self.adapter, self.match_id, self.game = None, None, None
+            if self.recognizer is None and self.sim is not None:
+                # nothing to follow: the simulated table's cards are read all the same (the
+                # camera page names them); nothing is entered without an adapter
+                self.recognizer, self.deck = Recognizer(rendered_gallery(self.sim.deck)), None
             return
         if current.match_id != self.match_id or current.game != self.game:
             self._follow(current)
