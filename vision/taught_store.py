@@ -43,9 +43,11 @@ def canonical_from_photo(image: Image) -> Image:
     """The card in an enrollment image, upright (portrait) at the canonical size.
 
     An image in a card's proportions is taken as the card itself (a face already cut out:
-    a dewarped camera view, a scan, a rendered face); any other image is a photo of the
-    card on a table, and the largest card found in it is the card (it may fill most of
-    the photo). Without one, the whole image is taken.
+    a dewarped camera view, a scan, a rendered face); any other image may be a photo of
+    the card on a table, and the largest card found in it is the card (it may fill most
+    of the photo) when it stands out from what lies round it. Otherwise the whole image
+    is taken: a face cut out in other proportions (a bridge-size card, a published
+    design), whose own print can look like a smaller card's outline.
     """
     h, w = image.shape[:2]
     upright = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
@@ -54,10 +56,48 @@ def canonical_from_photo(image: Image) -> Image:
         quads = find_cards(image, PHOTO_SETTINGS)
         if quads:
             q = max(quads, key=cv2.contourArea)
-            if cv2.contourArea(q) > 0.08 * h * w:
+            if cv2.contourArea(q) > 0.08 * h * w and stands_out(image, q):
                 return dewarp(image, portrait(q))
     return np.asarray(cv2.resize(upright, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
                       np.uint8)
+
+
+OUTLINE_STEP = 30.0
+"""Grey levels (summed over channels) between the two sides of a card's outline."""
+OUTLINE_SHOWN = 0.6
+"""Fraction of a card's outline that must stand out from what lies beyond it."""
+
+
+def stands_out(image: Image, quad: NDArray[np.float32]) -> bool:
+    """Whether ``quad`` is a card's outline in ``image``: along most of it, what lies
+    just inside differs from what lies just outside (a card on a table; not a line of
+    a card's own print that the detector closed into a quad, with paper on both sides).
+
+    >>> photo = np.full((300, 400, 3), (40, 90, 150), np.uint8)
+    >>> photo[50:250, 130:270] = 230
+    >>> card = np.float32([[130, 50], [270, 50], [270, 250], [130, 250]])
+    >>> stands_out(photo, card), stands_out(np.full((300, 400, 3), 230, np.uint8), card)
+    (True, False)
+    """
+    blurred = cv2.GaussianBlur(image, (5, 5), 0).astype(np.float32)
+    h, w = image.shape[:2]
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    offset = max(3.0, 0.03 * float(np.min(np.linalg.norm(np.roll(q, -1, axis=0) - q,
+                                                         axis=1))))
+    shown = total = 0
+    for a, b in zip(q, np.roll(q, -1, axis=0), strict=True):
+        for t in np.linspace(0.1, 0.9, 24):  # not the corners, which may be rounded
+            point = a + t * (b - a)
+            out = point - centre
+            out /= max(float(np.linalg.norm(out)), 1e-6)
+            xi, yi = np.round(point - offset * out).astype(int)
+            xo, yo = np.round(point + offset * out).astype(int)
+            if not (0 <= xo < w and 0 <= yo < h and 0 <= xi < w and 0 <= yi < h):
+                continue  # beyond the image: no evidence either way
+            total += 1
+            shown += float(np.abs(blurred[yi, xi] - blurred[yo, xo]).sum()) > OUTLINE_STEP
+    return total > 0 and shown >= OUTLINE_SHOWN * total
 
 
 CARD_SHAPED = 0.03

@@ -157,7 +157,7 @@ def test_a_published_deck_taught_card_by_card_is_read_in_scenes(
             if d.card is not None:
                 owner = max(scene.cards, key=lambda t: _iou(d.quad, t.quad))
                 wrong += d.card != owner.card
-    # this version (seeds 0-29, npm-younestouati): upright 100 %, glare 88 %, hand 99 %
+    # this version (seeds 700-705, aisleriot-tigullio): upright 100 %, glare 80 %, hand 100 %
     assert wrong == 0
     assert right >= least * total
 
@@ -181,6 +181,22 @@ def test_a_face_already_cut_out_is_taken_whole_and_a_photo_is_searched() -> None
     photo[186:774, 430:850] = card
     found = canonical_from_photo(photo)
     assert np.abs(found.astype(int) - _canonical(face).astype(int)).mean() < 12
+
+
+def test_a_published_face_in_other_proportions_is_taught_whole(
+        published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
+    # published faces are often bridge-sized (taller than 7:5), and their print (an index
+    # and a pip column) can close into a card-like quad inside the face: that quad is no
+    # card, since paper lies on both sides of it
+    design, cards, gallery = published_deck
+    assert gallery.faces is not None
+    designs = pytest.importorskip("vision.designs")
+    for i, card in enumerate(cards):
+        face = designs.published_face(design, card)[:, :, :3]
+        whole = _canonical(face).astype(int)
+        found = gallery.faces[i].astype(int)
+        # the faces are composited on white (rounded corners): compare inside them
+        assert np.abs(found[20:-20, 20:-20] - whole[20:-20, 20:-20]).mean() < 12, card
 
 
 def test_a_card_seen_under_another_light_is_read(galleries: dict[str, Gallery]) -> None:
