@@ -161,8 +161,7 @@ class Gallery(GlareChecks, CoverChecks):
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
         look = self._look(card)
         if look.found is None and self.faces is not None and not look.doubted:
-            # glare is no reason to think the card was taken a quarter-turn round
-            seen = self._by_keypoints(card, look.per_card, look.reason != Refusal.GLARE)
+            seen = self._by_keypoints(card, look.per_card, look.reason == Refusal.GLARE)
             if seen is not None:
                 return seen
         return Match(None if look.found is None else self.cards[look.found], look.best,
@@ -205,17 +204,21 @@ class Gallery(GlareChecks, CoverChecks):
         return _Look(found, best, second, reason, per_card, doubted)
 
     def _by_keypoints(self, card: Image, per_card: NDArray[np.float32],
-                      turned: bool = True) -> Match | None:
+                      glared: bool = False) -> Match | None:
         """The card named once laid onto its reference by its keypoints, if any.
 
         ``per_card``: the first stage's scores of ``card``. The few best references are
         matched by their keypoints, both ways the card may have been taken (as found, and
         a quarter-turn round), and the best fit lays the card onto its reference; the
-        first and second stages then judge that aligned card."""
+        first and second stages then judge that aligned card. Glare (``glared``) is no
+        reason to think the card was taken a quarter-turn round: then it is looked at so
+        only when it looks more like a taught card that way (a card taken sideways shows
+        light where its reference has print, which the quick look takes for glare)."""
         views = [(card, per_card)]
-        if turned:
-            other = quarter_turned(card)
-            views.append((other, matvec(self.descriptors, describe(other)).max(axis=1)))
+        other = quarter_turned(card)
+        views.append((other, matvec(self.descriptors, describe(other)).max(axis=1)))
+        if glared and views[1][1].max() <= per_card.max():
+            views.pop()
         views.sort(key=lambda t: -float(t[1].max()))
         if float(views[0][1].max()) < KP_FLOOR:
             return None

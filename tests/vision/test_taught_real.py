@@ -220,6 +220,20 @@ def test_a_card_taken_a_quarter_turn_round_is_read(galleries: dict[str, Gallery]
         assert np.abs(quarter_turned(sideways).astype(int) - face.astype(int)).mean() < 12
 
 
+def test_a_card_taken_a_quarter_turn_round_is_read_though_it_looks_glared(
+        galleries: dict[str, Gallery]) -> None:
+    # a sideways card shows paper where its reference has print: the quick look takes
+    # that for glare, which must not keep the card from being looked at the other way
+    g = galleries["star-catcher"]
+    glared = 0
+    for card in ("D1", "D4*", "D7**", "C2", "C5*"):
+        face = _canonical(render_card("star-catcher", card))
+        sideways = _canonical(cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE))
+        glared += g._look(sideways).reason is Refusal.GLARE
+        assert g.identify(sideways).card == card
+    assert glared == 5  # the case this is about
+
+
 def _under_finger(face: np.ndarray, top: int, bottom: int, x: int) -> np.ndarray:
     out = face.copy()
     cv2.line(out, (x, top), (x, bottom), (120, 160, 215), 40)  # skin, BGR
