@@ -21,6 +21,7 @@ from vision.taught_views import (
     DESC_SIZE,
     DESC_WEIGHTS,
     FINE_SIZE,
+    affine_fit,
     by_channel,
     detail_of,
     grey_of,
@@ -68,12 +69,15 @@ class GlareChecks(References):
         detail = detail_of(view.astype(np.float32)).reshape(-1, 3)
         everywhere = np.ones(len(query), bool)
         first = int(np.argmax(masked_correlation(self._details_by_channel, detail, everywhere)))
-        # shifted into place on the best guess (its rivals share its layout)
+        # laid onto the best guess (its rivals share its layout) by the detail, which
+        # glare does not change: shifted, then fitted (a dewarp is off by a little scale)
         shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
-        (dx, dy), _ = cv2.phaseCorrelate(grey_of(self._details[first].reshape(shape)),
-                                         grey_of(detail.reshape(shape)))
-        if 0.5 <= max(abs(dx), abs(dy)) <= 8:
-            move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        ref, mark = grey_of(self._details[first].reshape(shape)), grey_of(detail.reshape(shape))
+        (dx, dy), _ = cv2.phaseCorrelate(ref, mark)
+        if max(abs(dx), abs(dy)) > 8:
+            dx = dy = 0.0
+        move = affine_fit(mark, ref, np.array([[1, 0, dx], [0, 1, dy]], np.float32))
+        if move is not None:
             query = warped(query.reshape(shape), move).reshape(-1, 3)
             detail = warped(detail.reshape(shape), move).reshape(-1, 3)
         glare = glare_spots(query, self.fine[divmod(first, 2)].reshape(-1, 3), everywhere)
@@ -97,7 +101,7 @@ class GlareChecks(References):
                   if scores[k] >= scores[top] - self.glare_window}  # each card's best side
         rivals.pop(mine[0], None)
         for other in rivals.values():
-            if not self._beats_in_detail(detail, mine, other, usable):
+            if not self._beats_in_detail(detail, mine, other, usable, glare):
                 return None
         return mine[0]
 
@@ -117,10 +121,11 @@ class GlareChecks(References):
         weights = DESC_WEIGHTS ** 2
         return float((corr[0] * weights).sum() / weights.sum())
 
-    def _beats_in_detail(self, detail: NDArray[np.float32], mine: Ref,
-                         other: Ref, usable: NDArray[np.bool_]) -> bool:
+    def _beats_in_detail(self, detail: NDArray[np.float32], mine: Ref, other: Ref,
+                         usable: NDArray[np.bool_], glare: NDArray[np.bool_]) -> bool:
         """Whether the query's ``detail`` is clearly (by ``min_clear``) ``mine`` rather than
-        ``other`` where those two references differ, on the ``usable`` pixels."""
+        ``other`` where those two references differ, on the ``usable`` pixels (``glare``:
+        where glare lies)."""
         where = self._differ_at(mine, other)
         seen = where[usable[where]]
         if len(seen) < max(12, self.glare_differ * len(where)):
@@ -128,9 +133,24 @@ class GlareChecks(References):
         to = []
         for ref in (mine, other):
             r = self._details[2 * ref[0] + ref[1]]
-            # the query's detail scaled to the reference's over the whole card (glare and
-            # lighting lower its contrast): fitted where they differ, a blank would win
-            q, rr = detail[usable], r[usable]
-            gain = np.maximum((q * rr).sum(axis=0) / np.maximum((q * q).sum(axis=0), 1e-6), 0)
-            to.append(float(np.abs(detail[seen] * gain - r[seen]).sum()))
+            # the query's detail scaled to the reference's (glare and lighting lower its
+            # contrast) over the whole card: fitted only where they differ, a blank would
+            # win. Glare lowers it where it lies, not elsewhere: there it is fitted apart.
+            gain = np.ones_like(detail)
+            for part in (usable & glare, usable & ~glare):
+                gain[part] = _gain(detail, r, part if part.sum() >= GAIN_PIXELS else usable)
+            to.append(float(np.abs(detail[seen] * gain[seen] - r[seen]).sum()))
         return to[0] < to[1] and 1.0 - to[0] / max(to[1], 1e-6) >= self.min_clear
+
+
+GAIN_PIXELS = 200
+"""Fine-view pixels (of 60 x 84) a contrast gain is fitted on at least."""
+
+
+def _gain(query: NDArray[np.float32], ref: NDArray[np.float32],
+          use: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """The per-channel gain (never below 0) that scales ``query`` (pixels x 3) closest to
+    ``ref`` on the ``use`` pixels."""
+    q, r = query[use], ref[use]
+    return np.asarray(np.maximum((q * r).sum(axis=0) / np.maximum((q * q).sum(axis=0), 1e-6),
+                                 0), np.float32)

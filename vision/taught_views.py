@@ -109,24 +109,32 @@ def warped(query: NDArray[np.float32], warp: NDArray[np.float32]) -> NDArray[np.
 
 
 def aligned(query: NDArray[np.float32], ref: NDArray[np.float32],
-             shift: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
-             ) -> NDArray[np.float32]:
+            shift: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None,
+            ) -> NDArray[np.float32]:
     """``query`` warped onto ``ref`` (a fine view, or its grey): dewarps are off by a few
     pixels, a little scale or a degree or two (an affine ECC fit, started from a
     phase-correlation shift; ``shift`` is that :func:`phase_shift` when already known)."""
     r = grey_of(ref) if ref.ndim == 3 else ref
     q, start = shift if shift is not None else phase_shift(query, r)
+    warp = affine_fit(q, r, start)
+    return query if warp is None else warped(query, warp)
+
+
+def affine_fit(query: NDArray[np.float32], ref: NDArray[np.float32],
+               start: NDArray[np.float32]) -> NDArray[np.float32] | None:
+    """The affine warp (2 x 3, inverse map) laying the grey ``query`` onto the grey
+    ``ref``, fitted by ECC from ``start``; ``None`` when implausible (a different card,
+    not a misaligned one)."""
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
     try:
-        _, found = cv2.findTransformECC(r, q, start.copy(), cv2.MOTION_AFFINE, criteria,
+        _, found = cv2.findTransformECC(ref, query, start.copy(), cv2.MOTION_AFFINE, criteria,
                                         None, 5)  # type: ignore[call-overload]
         warp = np.asarray(found, np.float32)
     except cv2.error:
         warp = start  # no convergence: keep the shift
     if np.abs(warp[:, :2] - np.eye(2)).max() > 0.15 or np.abs(warp[:, 2]).max() > 12:
-        return query  # implausible: a different card, not a misaligned one
-    return warped(query, warp)
-
+        return None
+    return warp
 
 
 DETAIL_BLUR = 2.5  # fine-view pixels: smaller than a glare spot, larger than a stroke
