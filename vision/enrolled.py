@@ -106,11 +106,28 @@ NEAREST = 3  # and this many of the cards most like the named one
 
 @dataclass(frozen=True)
 class Match:
+    """A taught deck's answer for one card: the card named, or why it stays unknown.
+
+    >>> Match(None, 0.4, 0.3, Refusal.NO_MATCH).reason.value
+    'no match'
+    >>> Match(None, 0.4, 0.3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: an unknown card needs a reason from vision.refusal.Refusal ...
+    """
+
     card: str | None
     score: float
     runner_up: float
     reason: Refusal | None = None
     """Why ``card`` is ``None`` (``None`` when it was named)."""
+
+    def __post_init__(self) -> None:
+        if self.card is None and not isinstance(self.reason, Refusal):
+            raise ValueError("an unknown card needs a reason from vision.refusal.Refusal "
+                             f"(got {self.reason!r})")
+        if self.card is not None and self.reason is not None:
+            raise ValueError(f"card {self.card!r} was named, so it has no refusal reason")
 
 
 @dataclass(frozen=True, eq=False)
