@@ -88,10 +88,11 @@ def test_a_deck_taught_from_one_photo_per_card_reads_real_scenes_of_it(
     right, _, wrong = _read(rec, scenes)
     total = sum(len(p.cards) for p in scenes)
     assert total == 26
-    # this version: 23 right, 3 unknown (white cards on white paper, never outlined; an
-    # ace whose outline takes in the edge of the card beside it)
+    # this version: 24 right, 2 not found (white cards on white paper, never outlined);
+    # the ace on a pile, outlined with the edge of the card under it and so taken
+    # sideways, is read a quarter-turn round (bench/bench_taught_photos.py)
     assert wrong == 0
-    assert right >= 0.8 * total
+    assert right >= 0.85 * total
 
 
 @needs_photos
