@@ -16,8 +16,9 @@ import pytest
 
 import vision.enrolled
 from vision.detect import CARD_H, CARD_W, dewarp, find_cards, portrait
-from vision.enrolled import DESC_SIZE, FINE_SIZE, Gallery, _descriptor, _inner, describe
+from vision.enrolled import DESC_SIZE, FINE_SIZE, Gallery, describe
 from vision.render import CONDITIONS, TEST_DESIGNS, render_card, render_scene, with_deck
+from vision.taught_views import descriptor_of, inner_part
 
 
 def _off(card: str, scale: float, angle: float, dx: float, dy: float) -> np.ndarray:
@@ -92,6 +93,6 @@ def test_near_identical_decks_take_the_descriptor_from_the_fine_view_at_no_cost(
         True, False, False]
     for card in ("D7*", "C12***", "M"):
         face = _off(card, 1.03, 1.0, 2, -1)
-        halved = np.asarray(cv2.resize(_inner(face, FINE_SIZE), DESC_SIZE,
+        halved = np.asarray(cv2.resize(inner_part(face, FINE_SIZE), DESC_SIZE,
                                        interpolation=cv2.INTER_AREA), np.uint8)
-        assert float(describe(face) @ _descriptor(halved)) > 0.999  # rounding only
+        assert float(describe(face) @ descriptor_of(halved)) > 0.999  # rounding only

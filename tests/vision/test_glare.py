@@ -117,3 +117,25 @@ def test_glare_handling_costs_nothing_where_there_is_none(
                                      interpolation=cv2.INTER_AREA), np.uint8)
         assert g.identify(face).card == card
     assert not looks
+
+
+def test_near_twins_under_a_strong_spot_and_a_dewarp_a_little_off_are_read(
+        galleries: dict[str, Gallery]) -> None:
+    # Star Catcher's digit washed grey by a lamp, the dewarp 4 % too large: the detail
+    # is laid onto the best guess by an affine fit (not a shift only), and its contrast
+    # is fitted apart under the spot and elsewhere (glare lowers it only where it lies)
+    g = galleries["star-catcher"]
+    right = wrong = total = 0
+    for scale in (1.0, 1.04):
+        for card in deck_ids("star-catcher"):
+            seen = _glared(render_card("star-catcher", card), (100, 130), 40, 200, 0.85)
+            m = cv2.getRotationMatrix2D((CARD_W / 2, CARD_H / 2), 0, scale)
+            seen = np.asarray(cv2.warpAffine(seen, m, (CARD_W, CARD_H),
+                                             borderMode=cv2.BORDER_REPLICATE), np.uint8)
+            got = g.identify(seen).card
+            right += got == card
+            wrong += got not in (None, card)
+            total += 1
+    # this version: 58 of 80 (the version before: 20); the rest stay unknown
+    assert wrong == 0
+    assert right >= 0.6 * total

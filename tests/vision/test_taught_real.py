@@ -88,10 +88,11 @@ def test_a_deck_taught_from_one_photo_per_card_reads_real_scenes_of_it(
     right, _, wrong = _read(rec, scenes)
     total = sum(len(p.cards) for p in scenes)
     assert total == 26
-    # this version: 23 right, 3 unknown (white cards on white paper, never outlined; an
-    # ace whose outline takes in the edge of the card beside it)
+    # this version: 24 right, 2 not found (white cards on white paper, never outlined);
+    # the ace on a pile, outlined with the edge of the card under it and so taken
+    # sideways, is read a quarter-turn round (bench/bench_taught_photos.py)
     assert wrong == 0
-    assert right >= 0.8 * total
+    assert right >= 0.85 * total
 
 
 @needs_photos
@@ -157,7 +158,8 @@ def test_a_published_deck_taught_card_by_card_is_read_in_scenes(
             if d.card is not None:
                 owner = max(scene.cards, key=lambda t: _iou(d.quad, t.quad))
                 wrong += d.card != owner.card
-    # this version (seeds 0-29, npm-younestouati): upright 100 %, glare 88 %, hand 99 %
+    # this version (seeds 700-705): npm-younestouati upright 100 %, glare 83 %, hand 96 %;
+    # aisleriot-tigullio (the first design installed without the npm decks) 100 / 80 / 100 %
     assert wrong == 0
     assert right >= least * total
 
@@ -183,6 +185,22 @@ def test_a_face_already_cut_out_is_taken_whole_and_a_photo_is_searched() -> None
     assert np.abs(found.astype(int) - _canonical(face).astype(int)).mean() < 12
 
 
+def test_a_published_face_in_other_proportions_is_taught_whole(
+        published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
+    # published faces are often bridge-sized (taller than 7:5), and their print (an index
+    # and a pip column) can close into a card-like quad inside the face: that quad is no
+    # card, since paper lies on both sides of it
+    design, cards, gallery = published_deck
+    assert gallery.faces is not None
+    designs = pytest.importorskip("vision.designs")
+    for i, card in enumerate(cards):
+        face = designs.published_face(design, card)[:, :, :3]
+        whole = _canonical(face).astype(int)
+        found = gallery.faces[i].astype(int)
+        # the faces are composited on white (rounded corners): compare inside them
+        assert np.abs(found[20:-20, 20:-20] - whole[20:-20, 20:-20]).mean() < 12, card
+
+
 def test_a_card_seen_under_another_light_is_read(galleries: dict[str, Gallery]) -> None:
     for deck in ("star-plus", "cant-catch-harry"):
         g = galleries[deck]
@@ -202,6 +220,20 @@ def test_a_card_taken_a_quarter_turn_round_is_read(galleries: dict[str, Gallery]
         assert g._look(sideways).found is None  # the whole-card look alone cannot
         assert g.identify(sideways).card == card
         assert np.abs(quarter_turned(sideways).astype(int) - face.astype(int)).mean() < 12
+
+
+def test_a_card_taken_a_quarter_turn_round_is_read_though_it_looks_glared(
+        galleries: dict[str, Gallery]) -> None:
+    # a sideways card shows paper where its reference has print: the quick look takes
+    # that for glare, which must not keep the card from being looked at the other way
+    g = galleries["star-catcher"]
+    glared = 0
+    for card in ("D1", "D4*", "D7**", "C2", "C5*"):
+        face = _canonical(render_card("star-catcher", card))
+        sideways = _canonical(cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE))
+        glared += g._look(sideways).reason is Refusal.GLARE
+        assert g.identify(sideways).card == card
+    assert glared == 5  # the case this is about
 
 
 def _under_finger(face: np.ndarray, top: int, bottom: int, x: int) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""Per-pixel evidence on a taught card: what light explains, what glare or a cover hides.
+
+A card is compared with a reference *lit like it* (a per-channel gain and offset
+fitted on the pixels the reference explains). What is then brighter than the
+reference in every channel is glare (a lamp on a glossy card lifts and flattens
+the print under it); what no reference explains is a cover (a finger, another
+card). Light can wash a mark out to look like blank paper, never draw one: so
+glare may hide evidence, never make one card look like another.
+
+Every function here works on fine views (see :mod:`vision.taught_views`) as
+pixels x 3 arrays.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.taught_views import DETAIL_BLUR, FINE_SIZE
+
+GLARE_EXCESS = 20.0  # grey levels above the lit reference, in every channel: glare
+SATURATED = 250  # a channel this bright has lost the print under it
+UNEXPLAINED = 60.0  # grey levels from the lit reference, summed over channels: not it
+MARKS_SHOWN = 0.3  # fraction of a rival's own marks' contrast that shows them under glare
+WHITE_OUT = 240  # a pixel this bright in every channel under glare may hide a mark
+HIDDEN_MARKS = 0.25  # fraction of a rival's own marks that may not be so hidden
+RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+SMALL_RIM = np.ones((3, 3), np.uint8)  # the same at DESC_SIZE, half the fine view
+
+
+def fit_light(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+              ) -> NDArray[np.float32]:
+    """``ref`` (pixels x channels) lit like ``query``: a per-channel gain and offset fitted
+    on the ``use`` pixels (a card's lighting and the reference's standardisation)."""
+    m = use.astype(np.float32)
+    count = float(m.sum())
+    if count < 3:
+        return np.asarray(np.broadcast_to(query.mean(axis=0), query.shape), np.float32)
+    q_mean, r_mean = (m @ query) / count, (m @ ref) / count
+    centred = ref - r_mean
+    gain = np.maximum((m @ (centred * (query - q_mean))) / np.maximum(
+        m @ (centred * centred), 1e-6), 0.0)
+    return np.asarray(centred * gain + q_mean, np.float32)
+
+
+def least_channel(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each pixel's smallest channel (numpy's own reduction is slow over three)."""
+    return np.minimum(np.minimum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
+
+
+def lit_like(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+             ) -> NDArray[np.float32]:
+    """``ref`` (pixels x 3) lit like ``query``: fitted on the ``use`` pixels, then again on
+    those it explains (a cover would pull the first fit)."""
+    fitted = fit_light(query, ref, use)
+    keep = use & (np.abs(query - fitted).sum(axis=1) <= UNEXPLAINED)
+    if keep.sum() >= 0.3 * max(int(use.sum()), 1):
+        fitted = fit_light(query, ref, keep)
+    return fitted
+
+
+def _darkness(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How much darker each pixel of a fine view (pixels x 3) is than round it, summed over
+    channels: a mark, whatever smooth light lies on it."""
+    view = pixels.reshape(FINE_SIZE[1], FINE_SIZE[0], 3)
+    return np.asarray((cv2.GaussianBlur(view, (0, 0), DETAIL_BLUR) - view).sum(axis=2).ravel(),
+                      np.float32)
+
+
+def may_show_marks(query: NDArray[np.float32], mine: NDArray[np.float32],
+                   theirs: NDArray[np.float32], differ: NDArray[np.intp],
+                   glare: NDArray[np.bool_]) -> bool:
+    """Whether ``query`` may show the marks that reference ``theirs`` prints and ``mine``
+    does not (both lit like it; pixels x 3; ``differ``: where the references differ): it
+    shows them, however faintly (glare lifts and flattens a mark, so a washed-out pip of
+    a 7 must not let the card pass for a 4), or the ``glare`` turned them white."""
+    marks = np.zeros(len(query), bool)
+    marks[differ] = True
+    marks &= (mine - theirs).sum(axis=1) > UNEXPLAINED
+    count = int(marks.sum())
+    if count < 12:
+        return False
+    if (marks & glare & (least_channel(query) >= WHITE_OUT)).sum() >= max(12, HIDDEN_MARKS * count):
+        return True  # what would tell is white in every channel: it cannot be seen
+    q, m, t = (float(_darkness(v)[marks].mean()) for v in (query, mine, theirs))
+    return t - m > 1e-3 and (q - m) / (t - m) >= MARKS_SHOWN
+
+
+def beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],
+                     theirs: NDArray[np.float32],
+                     mine: NDArray[np.float32], other: NDArray[np.float32],
+                     differ: NDArray[np.intp], valid: NDArray[np.bool_],
+                     least_seen: float, clear: float) -> bool:
+    """Whether a card (``query``, pixels x 3) is clearly the reference ``mine`` rather than
+    ``other`` (both lit like it; ``ours`` and ``theirs`` its per-pixel distances to them)
+    where the two differ (``differ``, the pixels where the references do, and so much
+    that lighting does not explain it), leaving out what neither explains (a cover)
+    and light that neither does (glare), when most of that is seen."""
+    where = np.zeros(len(query), bool)
+    where[differ] = True
+    where &= np.abs(mine - other).sum(axis=1) > UNEXPLAINED
+    if where.sum() < 12:
+        return False  # the same picture
+    # what neither explains is a cover; light that neither explains (brighter than both in
+    # every channel) is glare, which can wash a mark out to look like blank paper
+    glare = (least_channel(query - np.maximum(mine, other)) > GLARE_EXCESS) | (
+        least_channel(query) >= SATURATED)
+    seen = where & valid & ~glare & ((ours <= UNEXPLAINED) | (theirs <= UNEXPLAINED))
+    if seen.sum() < max(12, least_seen * where.sum()):
+        return False  # what tells them apart is covered
+    da, db = float(ours[seen].sum()), float(theirs[seen].sum())
+    return da < db and 1.0 - da / max(db, 1e-6) >= clear
+
+
+def glare_spots(query: NDArray[np.float32], ref: NDArray[np.float32], use: NDArray[np.bool_],
+                size: tuple[int, int] = FINE_SIZE, refit: bool = True) -> NDArray[np.bool_]:
+    """The pixels of ``query`` that only glare explains if it shows ``ref``: brighter in
+    every channel than the reference lit like the rest of the card (fitted twice, the
+    second time without the first guess at the glare, which would brighten the fit)."""
+    washed = least_channel(query - fit_light(query, ref, use)) > GLARE_EXCESS
+    if refit:
+        washed = least_channel(query - fit_light(query, ref, use & ~washed)) > GLARE_EXCESS
+    rim = RIM if size == FINE_SIZE else SMALL_RIM
+    # glare is a broad spot: thin lines are print a pixel or two off (the dewarp)
+    spots = cv2.erode(washed.reshape(size[1], size[0]).astype(np.uint8), rim)
+    # and a spot fades out: its rim, too faint to tell from print, is widened into
+    return np.asarray(cv2.dilate(spots, rim, iterations=2).ravel() > 0)
+

@@ -1,0 +1,156 @@
+"""A taught card seen through glare.
+
+A glare spot (a lamp on a glossy card) lifts part of the card towards white and can
+hide what tells close cards apart, or make the second stage misjudge them. The print
+under it is mostly still there, lifted and flattened: where a quick look finds light
+that the reference does not explain, an unknown card is looked at again by its detail
+(each channel minus its blurred self, where a smooth patch of light cancels), leaving
+out what the glare saturated. The gallery (:mod:`vision.enrolled`) uses these checks
+both to name an unknown card and to doubt a named one.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.taught_evidence import SATURATED, glare_spots
+from vision.taught_references import Ref, References
+from vision.taught_views import (
+    DESC_SIZE,
+    DESC_WEIGHTS,
+    FINE_SIZE,
+    affine_fit,
+    by_channel,
+    detail_of,
+    grey_of,
+    inner_part,
+    masked_correlation,
+    warped,
+)
+
+Image = NDArray[np.uint8]
+
+
+class GlareChecks(References):
+    """The glare checks of a gallery (its thresholds are the gallery's fields)."""
+
+    min_score: float
+    min_clear: float
+    glare_detail: float
+    glare_window: float
+    glare_found: float
+    glare_usable: float
+    glare_visible: float
+    glare_differ: float
+
+    def _glared(self, small: Image, ref: Ref) -> bool:
+        """Whether the card (its inner part at ``DESC_SIZE``) shows glare, as reference
+        ``ref`` (card, side) explains it. A quick look, at half the fine view's size and
+        with one fit: it runs for most cards of a deck of near twins."""
+        glare = glare_spots(small.astype(np.float32).reshape(-1, 3),
+                            self._small_reference(ref),
+                            np.ones(DESC_SIZE[0] * DESC_SIZE[1], bool), DESC_SIZE, refit=False)
+        return bool(glare.mean() >= self.glare_found)
+
+    def _through_glare(self, card: Image, inner: Image | None) -> int | None:
+        """The card an unknown shows when a glare spot is what hid it.
+
+        Glare adds a broad, smooth patch of light: the card's print is still there under
+        it, lower in contrast only where the light saturates. So cards are compared by
+        their detail (each channel minus its blurred self), where a smooth patch of light
+        cancels, leaving out saturated pixels. The winner must show glare (light its
+        reference does not explain), match well in detail, still match in colour where no
+        glare is, and clearly beat every close rival where the two differ.
+        """
+        view = inner_part(card, FINE_SIZE) if inner is None else inner
+        query = view.astype(np.float32).reshape(-1, 3)
+        detail = detail_of(view.astype(np.float32)).reshape(-1, 3)
+        everywhere = np.ones(len(query), bool)
+        first = int(np.argmax(masked_correlation(self._details_by_channel, detail, everywhere)))
+        # laid onto the best guess (its rivals share its layout) by the detail, which
+        # glare does not change: shifted, then fitted (a dewarp is off by a little scale)
+        shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
+        ref, mark = grey_of(self._details[first].reshape(shape)), grey_of(detail.reshape(shape))
+        (dx, dy), _ = cv2.phaseCorrelate(ref, mark)
+        if max(abs(dx), abs(dy)) > 8:
+            dx = dy = 0.0
+        move = affine_fit(mark, ref, np.array([[1, 0, dx], [0, 1, dy]], np.float32))
+        if move is not None:
+            query = warped(query.reshape(shape), move).reshape(-1, 3)
+            detail = warped(detail.reshape(shape), move).reshape(-1, 3)
+        glare = glare_spots(query, self.fine[divmod(first, 2)].reshape(-1, 3), everywhere)
+        if glare.mean() < self.glare_found:
+            return None  # no light the card does not explain: an unknown for other reasons
+        # saturated glare may hide a stroke: there the print is unknown
+        usable = ~(glare & (query.max(axis=1) >= SATURATED))
+        if usable.mean() < self.glare_usable:
+            return None  # mostly washed out: too little left to tell
+        scores = masked_correlation(self._details_by_channel, detail, usable)
+        order = np.argsort(-scores)
+        top = int(order[0])
+        if scores[top] < self.glare_detail:
+            return None
+        mine = divmod(top, 2)
+        visible = usable & ~glare
+        if visible.mean() < self.glare_visible or \
+                self._colour_match(query, mine, visible) < self.min_score:
+            return None  # what the glare left is not this card
+        rivals = {divmod(int(k), 2)[0]: divmod(int(k), 2) for k in order[1:][::-1]
+                  if scores[k] >= scores[top] - self.glare_window}  # each card's best side
+        rivals.pop(mine[0], None)
+        for other in rivals.values():
+            if not self._beats_in_detail(detail, mine, other, usable, glare):
+                return None
+        return mine[0]
+
+    def _colour_match(self, query: NDArray[np.float32], ref: Ref,
+                      visible: NDArray[np.bool_]) -> float:
+        """The first stage's similarity of the fine-view pixels ``query`` and reference
+        ``ref`` on the ``visible`` pixels only (both renormalised there)."""
+        view = np.clip(query, 0, 255).astype(np.uint8).reshape(FINE_SIZE[1], FINE_SIZE[0], 3)
+        small = np.asarray(cv2.resize(view, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
+        lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        seen = cv2.resize(visible.reshape(FINE_SIZE[1], FINE_SIZE[0]).astype(np.float32),
+                          DESC_SIZE, interpolation=cv2.INTER_AREA) > 0.99
+        reference = self.descriptors[ref].reshape(3, -1).T  # channel after channel
+        corr = masked_correlation(by_channel(reference[None]),
+                                  lab.astype(np.float32).reshape(-1, 3), seen.ravel(),
+                                  per_channel=True)
+        weights = DESC_WEIGHTS ** 2
+        return float((corr[0] * weights).sum() / weights.sum())
+
+    def _beats_in_detail(self, detail: NDArray[np.float32], mine: Ref, other: Ref,
+                         usable: NDArray[np.bool_], glare: NDArray[np.bool_]) -> bool:
+        """Whether the query's ``detail`` is clearly (by ``min_clear``) ``mine`` rather than
+        ``other`` where those two references differ, on the ``usable`` pixels (``glare``:
+        where glare lies)."""
+        where = self._differ_at(mine, other)
+        seen = where[usable[where]]
+        if len(seen) < max(12, self.glare_differ * len(where)):
+            return False  # what tells these two apart is mostly washed out
+        to = []
+        for ref in (mine, other):
+            r = self._details[2 * ref[0] + ref[1]]
+            # the query's detail scaled to the reference's (glare and lighting lower its
+            # contrast) over the whole card: fitted only where they differ, a blank would
+            # win. Glare lowers it where it lies, not elsewhere: there it is fitted apart.
+            gain = np.ones_like(detail)
+            for part in (usable & glare, usable & ~glare):
+                gain[part] = _gain(detail, r, part if part.sum() >= GAIN_PIXELS else usable)
+            to.append(float(np.abs(detail[seen] * gain[seen] - r[seen]).sum()))
+        return to[0] < to[1] and 1.0 - to[0] / max(to[1], 1e-6) >= self.min_clear
+
+
+GAIN_PIXELS = 200
+"""Fine-view pixels (of 60 x 84) a contrast gain is fitted on at least."""
+
+
+def _gain(query: NDArray[np.float32], ref: NDArray[np.float32],
+          use: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """The per-channel gain (never below 0) that scales ``query`` (pixels x 3) closest to
+    ``ref`` on the ``use`` pixels."""
+    q, r = query[use], ref[use]
+    return np.asarray(np.maximum((q * r).sum(axis=0) / np.maximum((q * q).sum(axis=0), 1e-6),
+                                 0), np.float32)
