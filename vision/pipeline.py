@@ -57,10 +57,12 @@ def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
     return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
 
 
-SIDE_PUSHES = (0.12, 0.25)
+SIDE_PUSHES = (0.12,)
 """How far (in card widths) one side of an overlapped card that did not read is pushed
 outwards, a side at a time. Where a card lies over another of the same white, the
-outline of the pile can put one side of it well inside the card, through its index."""
+outline of the pile can put one side of it well inside the card, through its index.
+(Pushing a quarter of a card further named one more held-out card in 56 and cost 12 ms
+an overlap frame.)"""
 
 
 def pushed(quad: NDArray[np.float32], side: int, amount: float) -> NDArray[np.float32]:
