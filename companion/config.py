@@ -12,6 +12,7 @@ override the file: ``TABLE_COMPANION_BOARD__SOURCE=serial`` sets
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -185,6 +186,17 @@ def find_config(explicit: Path | None) -> Path | None:
     if explicit is not None:
         return explicit
     return next((p for p in DEFAULT_CONFIG_PATHS if p.is_file()), None)
+
+
+BOARD_SOURCES = "sim, gpio, none, auto (find the Pico) or a serial device path"
+CAMERA_SOURCES = "sim, webcam[:INDEX], picamera2, none, or a video file / image folder"
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--config FILE`` option every ``companion`` command that reads it takes."""
+    parser.add_argument("--config", type=Path, default=None,
+                        help="configuration file (default: /etc/table-companion/companion.toml "
+                             "when it exists)")
 
 
 def describe_keys() -> str:

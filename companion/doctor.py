@@ -24,7 +24,15 @@ from companion.checks import Check, CheckGroup, DoctorContext
 from companion.checks.board import INTERACTIVE_SENSORS, board_checks, check_firmware
 from companion.checks.camera import camera_checks
 from companion.checks.system import check_modules, config_checks, python_checks
-from companion.config import CompanionConfig, ConfigError, find_config, load_config
+from companion.config import (
+    BOARD_SOURCES,
+    CAMERA_SOURCES,
+    CompanionConfig,
+    ConfigError,
+    add_config_option,
+    find_config,
+    load_config,
+)
 from companion.inputs import input_overrides
 
 CHECK_GROUPS: tuple[CheckGroup, ...] = (python_checks, config_checks, board_checks, camera_checks)
@@ -38,15 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "the configuration, the data folder, the port, and the Catch Mag board "
                     "(device, link, firmware, set-up). Exit 0 when all is ok, 1 otherwise.",
     )
-    parser.add_argument("--config", type=Path, default=None,
-                        help="configuration file (default: /etc/table-companion/companion.toml "
-                             "when it exists)")
+    add_config_option(parser)
     parser.add_argument("--board", default=None, metavar="SOURCE",
-                        help="the board to check instead of the configured one: sim, gpio, "
-                             "none, auto or a serial device path")
+                        help=f"the board to check instead of the configured one: {BOARD_SOURCES}")
     parser.add_argument("--camera", default=None, metavar="SOURCE",
-                        help="the camera to check instead of the configured one: sim, "
-                             "webcam[:INDEX], picamera2, none, or a video file / image folder")
+                        help="the camera to check instead of the configured one: "
+                             f"{CAMERA_SOURCES}")
     parser.add_argument("--interactive", action="store_true",
                         help="also test sensors by hand: you are asked to lift and put back "
                              "a magnet on each one named by --sensors")

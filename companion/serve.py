@@ -19,7 +19,14 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.config import CompanionConfig, find_config, load_config
+from companion.config import (
+    BOARD_SOURCES,
+    CAMERA_SOURCES,
+    CompanionConfig,
+    add_config_option,
+    find_config,
+    load_config,
+)
 from companion.inputs import build_attachments, input_overrides
 from companion.service.app import TableAttachment, create_app
 from companion.service.auth import PinRateLimiter, TableAuth
@@ -36,9 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the table: the live scoreboard and manual entry for every phone. "
         "Options override the [table] section of the configuration file.",
     )
-    parser.add_argument("--config", type=Path, default=None,
-                        help="configuration file (default: /etc/table-companion/companion.toml "
-                             "when it exists)")
+    add_config_option(parser)
     parser.add_argument("--host", default=None, help="address to listen on (0.0.0.0: all)")
     parser.add_argument("--port", type=int, default=None, help="port to listen on (8000)")
     parser.add_argument("--data-dir", type=Path, default=None,
@@ -52,11 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-mdns", action="store_true",
                         help="do not announce the table on mDNS")
     parser.add_argument("--board", default=None, metavar="SOURCE",
-                        help="Catch Mag board: sim, gpio, none, auto (find the Pico) or a "
-                             "serial device path (default from the configuration: sim)")
+                        help=f"Catch Mag board: {BOARD_SOURCES} (default from the "
+                             "configuration: sim)")
     parser.add_argument("--camera", default=None, metavar="SOURCE",
-                        help="card camera: sim, webcam[:INDEX], picamera2, none, or a video "
-                             "file / image folder (default from the configuration: sim)")
+                        help=f"card camera: {CAMERA_SOURCES} (default from the "
+                             "configuration: sim)")
     parser.add_argument("--demo", action="store_true",
                         help="bots play a full match of the chosen game through the board "
                              "and camera paths, at human pace, to watch on the dashboard")

@@ -146,10 +146,10 @@ def hold_data_dir(directory: Path) -> Iterator[None]:
 
 
 def data_dir_parser(prog: str, description: str) -> argparse.ArgumentParser:
+    from companion.config import add_config_option
+
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--config", type=Path, default=None,
-                        help="configuration file (default: /etc/table-companion/companion.toml "
-                             "when it exists)")
+    add_config_option(parser)
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="the table's data directory (default from the configuration: "
                              "./data)")

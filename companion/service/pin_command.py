@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.config import find_config, load_config
+from companion.config import add_config_option, find_config, load_config
 from companion.service.auth import JOIN_CODE_SECONDS, PinRateLimiter, TableAuth
 from companion.service.settings import Settings, check_pin
 from companion.service.store import EventStore
@@ -26,9 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print a join code for a friend (it works like the table PIN for ten "
                     "minutes), or set a new table PIN.",
     )
-    parser.add_argument("--config", type=Path, default=None,
-                        help="configuration file (default: /etc/table-companion/companion.toml "
-                             "when it exists)")
+    add_config_option(parser)
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where the table's SQLite file lives (default from the "
                              "configuration: ./data)")
