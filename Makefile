@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-stamp
 # /opt/table-companion never adds anything to the service's venv.
 FLASH_VENV := .venv-flash
 
-.PHONY: run test test-fast lint typecheck pytest bench boardcfg flash arm64-smoke clean
+.PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model flash arm64-smoke clean
 
 # Re-install whenever pyproject.toml changes; a half-made venv is rebuilt.
 $(RUNTIME_STAMP): pyproject.toml
@@ -66,6 +66,20 @@ bench: $(STAMP)
 # The firmware's copy of the board map, regenerated from hardware/boardmap.toml.
 boardcfg: $(RUNTIME_STAMP)
 	$(BIN)/python -m hardware.boardmap --firmware firmware/boardcfg.py
+
+# The card-index classifier shipped in the package (vision/models/index_glyphs.npz), rebuilt
+# from the fonts and published designs the script's docstring lists (root for apt; about
+# half an hour on two cores). Nothing is trained or rendered when the camera starts.
+TRAIN_FONTS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 \
+	fonts-noto-core fonts-roboto fonts-open-sans fonts-lato fonts-texgyre \
+	fonts-crosextra-carlito fonts-cantarell fonts-linuxlibertine fonts-ebgaramond fonts-b612 \
+	fonts-comfortaa fonts-league-spartan fonts-hack fonts-cabin fonts-quicksand \
+	fonts-sil-charis fonts-inter fonts-jura fonts-paratype fonts-dustin
+index-model: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	sh scripts/apt-install.sh $(TRAIN_FONTS)
+	sh scripts/ensure-card-designs.sh
+	$(BIN)/python scripts/train_index_model.py
 
 # Copy the firmware onto a Pico: make flash PORT=/dev/ttyACM0
 # mpremote's version comes from pyproject.toml's [board] extra.

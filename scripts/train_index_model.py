@@ -1,5 +1,7 @@
 """Rebuild the card-index classifier, vision/models/index_glyphs.npz.
 
+    make index-model                        # all of the below
+
     pip install -e '.[train]'
     sh scripts/apt-install.sh fonts-dejavu-core fonts-liberation fonts-freefont-ttf \
         fonts-urw-base35 fonts-noto-core fonts-roboto fonts-open-sans fonts-lato \
