@@ -41,6 +41,17 @@ BORDER_GUESSES = (0.06, 0.10)
 a card found by its coloured panel alone is tried again this much larger."""
 
 
+def sides_out(quad: NDArray[np.float32], top: float, right: float, bottom: float,
+              left: float) -> NDArray[np.float32]:
+    """``quad`` with each side moved outwards by so many card widths (inwards when
+    negative), in the card's own perspective; ``quad[0]`` is the card's top-left."""
+    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
+    out = rect + CARD_W * np.array([[-left, -top], [right, -top], [right, bottom],
+                                    [-left, bottom]], np.float32)
+    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
+
+
 def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
     """``quad`` grown outwards by ``border`` card widths on every side, in the card's own
     perspective.
@@ -49,12 +60,7 @@ def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
     >>> grown(square, 0.1).round(1).tolist()
     [[-10.0, -10.0], [110.0, -10.0], [110.0, 150.0], [-10.0, 150.0]]
     """
-    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
-    b = border * CARD_W
-    out = np.array([[-b, -b], [CARD_W + b, -b], [CARD_W + b, CARD_H + b], [-b, CARD_H + b]],
-                   np.float32)
-    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
+    return sides_out(quad, border, border, border, border)
 
 
 SIDE_PUSHES = (0.12,)
@@ -73,14 +79,8 @@ def pushed(quad: NDArray[np.float32], side: int, amount: float) -> NDArray[np.fl
     >>> pushed(square, 3, 0.1).round(1).tolist()
     [[-10.0, 0.0], [100.0, 0.0], [100.0, 140.0], [-10.0, 140.0]]
     """
-    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
-    b = amount * CARD_W
-    out = rect.copy()
-    move = {0: (0, -b), 1: (b, 0), 2: (0, b), 3: (-b, 0)}[side]
-    for corner in (side, (side + 1) % 4):
-        out[corner] += move
-    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
+    top, right, bottom, left = (amount if i == side else 0.0 for i in range(4))
+    return sides_out(quad, top, right, bottom, left)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: it holds an array
