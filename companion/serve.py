@@ -148,12 +148,15 @@ def _serve(settings: Settings, attachments: list[TableAttachment], pin_line: str
         settings.host if settings.host not in ("0.0.0.0", "::", "") else lan_address()
     )
     url = table_url(public, settings.port)
-    print(f"Table Companion is serving at {url}", flush=True)
-    print(qr_terminal(url), flush=True)
-    print(f"{pin_line}   (history: {settings.database})", flush=True)
+
+    def announce() -> None:
+        print(f"Table Companion is serving at {url}", flush=True)
+        print(qr_terminal(url), flush=True)
+        print(f"{pin_line}   (history: {settings.database})", flush=True)
+
     app = create_app(settings, attachments=attachments)
     server = TableServer(app, settings.host, settings.port, log_level="warning",
-                         trusted_proxies=settings.trusted_proxies)
+                         trusted_proxies=settings.trusted_proxies, on_started=announce)
     try:
         server.run()
     except KeyboardInterrupt:

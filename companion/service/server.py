@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import uvicorn
@@ -23,8 +23,10 @@ class TableServer(uvicorn.Server):
     """A uvicorn server that ends the table's live streams first when it stops."""
 
     def __init__(self, app: FastAPI, host: str, port: int, log_level: str = "warning",
-                 trusted_proxies: tuple[str, ...] = ()) -> None:
+                 trusted_proxies: tuple[str, ...] = (),
+                 on_started: Callable[[], None] | None = None) -> None:
         self.table_app = app
+        self.on_started = on_started
         super().__init__(uvicorn.Config(
             app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
             lifespan="on", access_log=False,
@@ -33,6 +35,13 @@ class TableServer(uvicorn.Server):
             proxy_headers=bool(trusted_proxies),
             forwarded_allow_ips=list(trusted_proxies) or None,
         ))
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start, then call ``on_started`` once listening: what the host screen says is
+        true by then, and a Ctrl-C after it finds the graceful stop in place."""
+        await super().startup(sockets)
+        if self.started and self.on_started is not None:
+            self.on_started()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         hub = getattr(self.table_app.state, "hub", None)
