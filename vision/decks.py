@@ -64,6 +64,53 @@ def deck_ids(deck: str) -> tuple[str, ...]:
         ) from None
 
 
+# What a player reads for a card: the names the dashboard prints (companion/web/cards.js
+# ``CARDS.label``; tests/vision/test_display_names.py keeps the two in step).
+HARRY_NAMES: dict[str, str] = {
+    "baby-james": "Baby James", "james": "James", "fox": "Fox", "evil-bird": "Evil Bird",
+    "furry": "Furry", "harry": "Harry", "twin": "Twin", "hunters": "Hunters", "mom": "Mom",
+    "mr-poe": "Mr. Poe", "sandwich-artist": "Sandwich Artist", "devil": "Devil",
+    "teacher": "Teacher", "lamp": "Lamp", "everyone": "Everyone",
+}
+RANK_NAMES: dict[str, str] = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def deck_of(card: str) -> str | None:
+    """The built-in deck a card id belongs to (the decks' ids do not overlap), or ``None``.
+
+    >>> deck_of("9D"), deck_of("C9**"), deck_of("Z"), deck_of("baby-james"), deck_of("?")
+    ('standard', 'star-catcher', 'star-plus', 'cant-catch-harry', None)
+    """
+    return next((deck for deck, ids in DECKS.items() if card in ids), None)
+
+
+def display_name(card: str, deck: str | None = None) -> str:
+    """A card as a player reads it, as the dashboard names it (``deck``: found from the id
+    when not given). An id no deck knows is returned as it is.
+
+    >>> display_name("9D"), display_name("AS"), display_name("C9**"), display_name("D7*")
+    ('9 of diamonds', 'Ace of spades', 'Circle 9, 2 stars', 'Diamond 7, 1 star')
+    >>> display_name("M"), display_name("Z"), display_name("-2"), display_name("mr-poe")
+    ('Magnet', 'Zeus', '-2', 'Mr. Poe')
+    """
+    deck = deck or deck_of(card)
+    if deck == "standard" and card in STANDARD:
+        rank, suit = card[:-1], card[-1]
+        return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+    if deck == "star-catcher" and card in STAR_CATCHER:
+        if card == "M":
+            return "Magnet"
+        stars = card.count("*")
+        more = f", {stars} star{'s' if stars > 1 else ''}" if stars else ""
+        return f"{'Diamond' if card[0] == 'D' else 'Circle'} {card[1:].rstrip('*')}{more}"
+    if deck == "star-plus" and card == "Z":
+        return "Zeus"
+    if deck == "cant-catch-harry":
+        return HARRY_NAMES.get(card, card)
+    return card
+
+
 def is_red(card: str) -> bool:
     """Whether a standard card id is a red suit.
 

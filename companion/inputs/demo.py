@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games import rules_for
 from companion.games.errors import TableEventError
+from companion.inputs.feed import TableLink
 from companion.service.table import TableService
 
 if TYPE_CHECKING:
@@ -119,49 +120,54 @@ class DemoBots:
     # -- the bot thread -------------------------------------------------------
 
     def _run(self, table: TableService) -> None:
+        link = TableLink(table)
         try:
-            self._play(table)
+            self._play(table, link)
         except Exception as exc:  # the demo must never take the table down with it
             self.error = f"{type(exc).__name__}: {exc}"
             with contextlib.suppress(Exception):
-                table.call_from_thread(table.report_status, "demo", "disconnected", self.error)
+                link.post(table.report_status, "demo", "disconnected", self.error)
         finally:
             self.finished.set()
 
-    def _play(self, table: TableService) -> None:
+    def _play(self, table: TableService, link: TableLink) -> None:
         rules = rules_for(self.game)
         module = importlib.import_module(type(rules).__module__)
         setup = module.random_setup(self.rng, list(BOT_NAMES[: max(2, rules.min_players)]))
         if self.paths and self.game == "catch-mag":
             setup.pop("rods", None)  # a board read by sensors needs no typed layout
-        table.run_from_thread(lambda: table.start_match(setup, actor="demo"))
+        link.run(lambda: table.start_match(setup, actor="demo"))
         last_round: object = None
         while not self.stop.is_set():
-            record = table.run_from_thread(lambda: table.session.match())
-            match = record.match
-            if match is None or match.finished:
-                return
-            state = match.state
-            count = len(record.entries)
+            current = link.current()
+            if current is None or current.state is None or current.state.finished:
+                return  # the table stopped, or the match is over (or cannot go on)
+            state = current.state
+            count = current.events
             event = rules.random_event(state, self.rng)
-            round_now = match.summary().get("round")
+            round_now = state.round
             delay = self.pace.delay(event, new_round=last_round not in (None, round_now))
             last_round = round_now
             self.delays.append(delay)
             if self.stop.wait(delay):
                 return
-            now = table.run_from_thread(lambda: len(table.session.match().entries))
-            if now != count:
+            if self._events(link) != count:
                 continue  # a phone entered something meanwhile: choose afresh
-            if not self._physically(table, event, state, count):
+            if not self._physically(link, event, state, count):
                 try:
-                    table.submit_from_thread(event, actor="demo")
+                    link.submit(event, actor="demo")
                 except TableEventError as exc:
                     # Another phone got there first: the next move is chosen afresh.
                     self.error = str(exc)
 
+    @staticmethod
+    def _events(link: TableLink) -> int:
+        """Events in the current match now (-1: no match, or the table stopped)."""
+        current = link.current()
+        return current.events if current is not None else -1
+
     def _physically(
-        self, table: TableService, event: dict[str, Any], state: Any, count: int
+        self, link: TableLink, event: dict[str, Any], state: Any, count: int
     ) -> bool:
         """Make the move on the board or before the camera and wait until the table has it."""
         for path in self.paths:
@@ -169,8 +175,7 @@ class DemoBots:
                 deadline = PHYSICAL_TIMEOUT
                 step = 0.02
                 while deadline > 0 and not self.stop.is_set():
-                    seen = table.run_from_thread(lambda: len(table.session.match().entries))
-                    if seen > count:
+                    if self._events(link) > count:
                         return True
                     self.stop.wait(step)
                     deadline -= step

@@ -52,7 +52,7 @@ from companion.service.join import MdnsAnnouncer, lan_address
 from companion.service.live import Hub
 from companion.service.routes import ROUTERS
 from companion.service.routes.camera import find_camera
-from companion.service.routes.deps import WEB_DIR, AuthDep, PlayerDep, TableDep
+from companion.service.routes.deps import WEB_DIR
 from companion.service.routes.history import IMPORT_PATH
 from companion.service.session import Conflict, NotFound, SessionError
 from companion.service.settings import Settings, SettingsError
@@ -214,9 +214,6 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticWithCache(directory=WEB_DIR), name="static")
-    from companion.service.display import add_display_routes  # it imports this module
-
-    add_display_routes(app)
     return app
 
 
@@ -273,6 +270,6 @@ def _lifespan(settings: Settings, clock: Callable[[], float],
 
 
 __all__ = [
-    "MAX_BODY_BYTES", "MAX_IMPORT_BYTES", "PLAIN_ERRORS", "WEB_DIR", "AuthDep", "PlayerDep",
-    "TableAttachment", "TableDep", "create_app", "status_of",
+    "MAX_BODY_BYTES", "MAX_IMPORT_BYTES", "PLAIN_ERRORS", "WEB_DIR", "TableAttachment",
+    "create_app", "status_of",
 ]

@@ -395,7 +395,7 @@ class TableSession:
             # A journal written before events had a schema may hold fields no phone
             # can be sent (nested hundreds deep, NaN): they are left out of the fold.
             body = {**body, "event": known_fields(body["event"], game)[0]}
-        if kind == "resume":  # an earlier match is played on (companion.service.display)
+        if kind == "resume":  # an earlier match is played on (TableService.resume)
             self.current = match_id
         elif kind == "event" and isinstance(body.get("event"), dict):
             entry = Entry(record.seq, body["event"], record.actor, record.at)

@@ -156,6 +156,18 @@ class TableService:
         self._publish([record], record.seq)
         return self.session.matches[record.seq].view()
 
+    def resume(self, match_id: int, actor: str) -> JSON:
+        """Make the unfinished match ``match_id`` the current one again (a ``resume``
+        record, so it survives a restart); a finished match is refused."""
+        record = self.session.match(match_id)  # NotFound: a plain 404
+        if self.session.current == match_id:
+            return record.view()
+        if record.summary().get("finished"):
+            raise Conflict("that match is over; start a new one instead")
+        committed = self._commit("resume", {"match": match_id}, actor)
+        self._publish([committed], match_id)
+        return record.view()
+
     def add_event(self, event: object, actor: str, match_id: int | None = None) -> JSON:
         """Record one event in the current match (or the one named)."""
         target = self.session.match(match_id)

@@ -141,6 +141,23 @@ def test_the_table_survives_an_app_restart(settings: Settings) -> None:
         assert second.get("/api/auth/whoami", headers=headers).json()["player"] is True
 
 
+def test_an_earlier_unfinished_match_is_resumed_and_stays_current_after_a_restart(
+        settings: Settings) -> None:
+    with TestClient(create_app(settings)) as first:
+        headers = login(first)
+        earlier = first.post("/api/matches", json=CATCH_MAG, headers=headers).json()["id"]
+        first.post("/api/events", json={"event": ROLL}, headers=headers)
+        later = first.post("/api/matches", json=CATCH_MAG, headers=headers).json()["id"]
+        assert first.get("/api/state").json()["current"] == later
+        assert first.post(f"/api/matches/{earlier}/resume").status_code == 401  # a watcher
+        resumed = first.post(f"/api/matches/{earlier}/resume", headers=headers)
+        assert resumed.status_code == 200 and resumed.json()["id"] == earlier
+        assert len(resumed.json()["entries"]) == 1
+        assert first.post("/api/matches/999/resume", headers=headers).status_code == 404
+    with TestClient(create_app(settings)) as second:
+        assert second.get("/api/state").json()["current"] == earlier
+
+
 def test_changing_the_pin_signs_out_other_phones(client: TestClient,
                                                  player: dict[str, str]) -> None:
     other = login(client, "Ben's phone")

@@ -79,3 +79,28 @@ def test_imports_in_functions_and_relative_ones_count() -> None:
               "    import cv2\n")
     found = modules_in(source, "companion.service")
     assert {"companion.inputs", "companion.inputs.camera", "cv2"} <= found
+
+
+TABLE_INTERNALS = frozenset({"session", "store", "loop", "hub", "_publish", "_commit"})
+"""What an input must not reach into: it goes through ``TableService``'s methods (the
+current match, the data directory, running) and ``companion.inputs.feed.TableLink``."""
+
+
+def internals_read(source: str) -> list[str]:
+    """``x.session``, ``table.store``... read on anything but ``self`` (an input may have a
+    store of its own)."""
+    return sorted(
+        f"{ast.unparse(node.value)}.{node.attr}" for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in TABLE_INTERNALS
+        and not (isinstance(node.value, ast.Name) and node.value.id == "self"))
+
+
+@pytest.mark.parametrize("path", sorted((COMPANION / "inputs").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(COMPANION)))
+def test_no_input_reaches_into_the_table_service(path: Path) -> None:
+    assert internals_read(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_internals_check_sees_a_session_read() -> None:
+    source = "def f(table):\n    return len(table.session.match().entries), self.store\n"
+    assert internals_read(source) == ["table.session"]

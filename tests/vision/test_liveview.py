@@ -44,7 +44,41 @@ def test_an_unknown_card_shows_its_reason_beside_the_question_mark() -> None:
     assert (np.abs(why[100:x_end].astype(int) - UNKNOWN).max(axis=1) < 60).any()
     assert label(Detection(None, quad, 0.0, Refusal.CORNERS_DISAGREE)) == "? corners disagree"
     # a named card shows its name only, even if a reason was left on it
-    assert label(Detection("QS", quad, 0.9, Refusal.GLARE)) == "QS"
+    assert label(Detection("QS", quad, 0.9, Refusal.GLARE)) == "Queen of spades"
+
+
+def test_a_standard_card_shows_its_rank_and_a_drawn_suit_in_the_suits_colour() -> None:
+    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    red = _label_strip(Detection("9D", quad, 0.9))
+    black = _label_strip(Detection("9S", quad, 0.9))
+    code = _label_strip(Detection("baby-james", quad, 0.9))  # words, not an index
+
+    def reddish(strip: np.ndarray) -> int:
+        s = strip.astype(int)
+        return int(((s[:, 2] > 150) & (s[:, 0] < 100) & (s[:, 1] < 100)).sum())
+
+    # the diamond (and the 9) in red ink, the spade in black, on a light chip
+    assert reddish(red) >= 6 and reddish(black) == 0
+    assert (black[100:160].max(axis=1) < 60).sum() >= 6
+    assert (red[100:160].min(axis=1) > 220).sum() >= 4  # the light chip
+    # two suits of the same rank differ only where the suit is drawn, right of the rank
+    differ = np.flatnonzero(np.abs(red.astype(int) - black.astype(int)).max(axis=1) > 80)
+    assert differ.size and differ.max() > differ.min() + 8
+    assert not np.array_equal(red, code)
+    assert label(Detection("9D", quad, 0.9)) == "9 of diamonds"
+
+
+def test_a_taught_deck_card_is_named_as_printed_in_green() -> None:
+    quad = np.array([[100, 100], [300, 100], [300, 240], [100, 240]], np.float32)
+    frame = np.full((360, 640, 3), 200, np.uint8)
+    band = annotate(frame, [Detection("sandwich-artist", quad, 0.9)], width=640)[70:97]
+    green = (np.abs(band.astype(int) - KNOWN).max(axis=2) < 60).any(axis=0)
+    drawn = np.flatnonzero(green)
+    (tw, _), _ = cv2.getTextSize("Sandwich Artist", cv2.FONT_HERSHEY_SIMPLEX, 0.55, 2)
+    assert abs(int(drawn.max() - drawn.min()) - tw) <= 8  # the printed name, written out
+    assert label(Detection("sandwich-artist", quad, 0.9)) == "Sandwich Artist"
+    assert label(Detection("C9**", quad, 0.9)) == "Circle 9, 2 stars"
+    assert label(Detection("Z", quad, 0.9), deck="star-plus") == "Zeus"
 
 
 def test_mjpeg_parts_carry_their_length() -> None:

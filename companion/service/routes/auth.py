@@ -1,10 +1,14 @@
-"""Who may change the table: the PIN traded for a token, who a token is, a new PIN."""
+"""Who may change the table: the PIN traded for a token, who a token is, a new PIN, and
+a join code a signed-in phone shows a friend."""
 
 from __future__ import annotations
+
+import asyncio
 
 from fastapi import Request
 from pydantic import Field
 
+from companion.service.auth import JOIN_CODE_SECONDS
 from companion.service.routes.deps import (
     JSON,
     AuthDep,
@@ -56,3 +60,11 @@ async def change_pin(body: NewPin, auth: AuthDep, table: TableDep, actor: Player
     await auth.change_pin(body.pin, token)
     table.note_pin_change(actor)
     return {"changed": True}
+
+
+@routes.post("/api/join-codes", tags=["auth"], status_code=201)
+async def new_join_code(auth: AuthDep, actor: PlayerDep) -> JSON:
+    """A join code for a friend: six digits that work like the PIN for ten minutes (the
+    PIN itself is kept only as a hash, so it cannot be shown)."""
+    code = await asyncio.to_thread(auth.join_code)  # one scrypt: off the event loop
+    return {"code": code, "minutes": round(JOIN_CODE_SECONDS / 60)}

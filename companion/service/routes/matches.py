@@ -1,5 +1,5 @@
-"""Matches and their events: start a match, enter, check, undo, correct and delete
-events, and ask the rules while entering one."""
+"""Matches and their events: start a match (or resume an unfinished one), enter, check,
+undo, correct and delete events, and ask the rules while entering one."""
 
 from __future__ import annotations
 
@@ -146,3 +146,9 @@ async def delete_event(match_id: int, entry_id: int, table: TableDep,
                        actor: PlayerDep) -> JSON:
     """Delete an earlier event. Later events that become illegal are flagged."""
     return table.delete(match_id, entry_id, actor)
+
+
+@routes.post("/api/matches/{match_id}/resume", tags=["matches"])
+async def resume(match_id: int, table: TableDep, actor: PlayerDep) -> JSON:
+    """Go back to an unfinished earlier match: it becomes the current one again."""
+    return table.resume(match_id, actor)
