@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.decks import ZODIAC
+from vision.decks import ZODIAC, display_name
 from vision.detect import dewarp, find_cards, portrait, quad_iou
 from vision.enrolled import (
     EnrollmentError,
@@ -74,27 +74,20 @@ def face_difference(a: Image, b: Image) -> float:
 
 
 def card_name(deck: str, card: str) -> str:
-    """What a person calls the card: its id and what it shows.
+    """What a person calls the card: as the dashboard names it
+    (:func:`vision.decks.display_name`), and a Star Plus number with its zodiac sign,
+    which the card shows too.
 
     >>> card_name("star-catcher", "D7*"), card_name("star-catcher", "C12***")
-    ('D7* (Diamond 7, 1 star)', 'C12*** (Circle 12, 3 stars)')
+    ('Diamond 7, 1 star', 'Circle 12, 3 stars')
     >>> card_name("star-catcher", "M"), card_name("star-plus", "-2")
-    ('M (Magnet)', '-2 (Sagittarius)')
+    ('Magnet', '-2 (Sagittarius)')
     >>> card_name("cant-catch-harry", "mr-poe"), card_name("mine", "x1")
-    ('Mr Poe', 'x1')
+    ('Mr. Poe', 'x1')
     """
-    if deck == "star-catcher" and card == "M":
-        return "M (Magnet)"
-    if deck == "star-catcher" and card[:1] in ("D", "C") and card[1:].rstrip("*").isdigit():
-        stars = len(card) - len(card.rstrip("*"))
-        shape = "Diamond" if card[0] == "D" else "Circle"
-        starred = "" if not stars else f", {stars} star" + ("s" if stars > 1 else "")
-        return f"{card} ({shape} {card[1:].rstrip('*')}{starred})"
     if deck == "star-plus" and card in ZODIAC:
         return f"{card} ({ZODIAC[card]})"
-    if deck == "cant-catch-harry":
-        return " ".join(word.capitalize() for word in card.split("-"))
-    return card
+    return display_name(card, deck)
 
 
 @dataclass
