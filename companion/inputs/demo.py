@@ -26,7 +26,7 @@ import importlib
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games import rules_for
@@ -109,13 +109,8 @@ class DemoBots:
 
     @contextlib.contextmanager
     def __call__(self, table: TableService) -> Iterator[DemoBots]:
-        thread = threading.Thread(target=self._run, args=(table,), name="demo-bots", daemon=True)
-        thread.start()
-        try:
+        with _thread_until(self.stop, "demo-bots", lambda: self._run(table)):
             yield self
-        finally:
-            self.stop.set()
-            thread.join(timeout=10)
 
     # -- the bot thread -------------------------------------------------------
 
@@ -208,13 +203,8 @@ class SimShowcase:
 
     @contextlib.contextmanager
     def __call__(self, table: TableService) -> Iterator[SimShowcase]:
-        thread = threading.Thread(target=self._run, name="sim-showcase", daemon=True)
-        thread.start()
-        try:
+        with _thread_until(self.stop, "sim-showcase", self._run):
             yield self
-        finally:
-            self.stop.set()
-            thread.join(timeout=10)
 
     def _run(self) -> None:
         while not self.stop.wait(self.period):
@@ -374,3 +364,17 @@ class CameraHands:
             if refill:
                 sim.show(sim.with_added(refill, "centre"))
         return True
+
+
+@contextlib.contextmanager
+def _thread_until(stop: threading.Event, name: str, target: Callable[[], None],
+                  ) -> Iterator[None]:
+    """Run ``target`` in a daemon thread for the length of the block; at its end, set
+    ``stop`` and give the thread 10 s to finish."""
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
