@@ -105,15 +105,16 @@ def css(driver: WebDriver, selector: str) -> Any:
 
 
 def tap(driver: WebDriver, selector: str) -> None:
-    """Click the first enabled, visible match (waiting for it)."""
-    def ready(d: WebDriver) -> Any:
+    """Click the first enabled, visible match (waiting for it). Found and clicked in one
+    try: a form redrawn in between (a busy machine) leaves a stale element, found again."""
+    def clicked(d: WebDriver) -> bool:
         for element in d.find_elements(By.CSS_SELECTOR, selector):
             if element.is_displayed() and element.is_enabled():
-                return element
+                d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                element.click()
+                return True
         return False
-    element = wait(driver, ready)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+    wait(driver, clicked)
 
 
 def text(driver: WebDriver, selector: str) -> str:
