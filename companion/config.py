@@ -199,6 +199,13 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
                              "when it exists)")
 
 
+def add_data_dir_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--data-dir DIR`` option of the commands that open the table's history."""
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where the table's SQLite file lives (default from the "
+                             "configuration: ./data)")
+
+
 def describe_keys() -> str:
     """Every key with its default and meaning, as Markdown (for docs/configuration.md)."""
     lines = []

@@ -17,13 +17,13 @@ import sys
 import time
 from contextlib import ExitStack
 from datetime import UTC, datetime
-from pathlib import Path
 
 from companion.config import (
     BOARD_SOURCES,
     CAMERA_SOURCES,
     CompanionConfig,
     add_config_option,
+    add_data_dir_option,
     find_config,
     load_config,
 )
@@ -46,8 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_option(parser)
     parser.add_argument("--host", default=None, help="address to listen on (0.0.0.0: all)")
     parser.add_argument("--port", type=int, default=None, help="port to listen on (8000)")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="where the table's SQLite file lives (./data)")
+    add_data_dir_option(parser)
     parser.add_argument("--pin", default=None,
                         help="table PIN, 4-8 digits, 6 or more advised (default: keep the "
                              "stored one, or make up 6 digits on the first start); another "

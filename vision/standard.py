@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -435,8 +435,8 @@ def counted_rank(field: Field) -> str | None:
     return "A" if field.alike == 1 else str(field.alike)
 
 
-def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds,
-                      ) -> Reading | None:
+def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
+                      th: Thresholds) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
     few pixels), settled by what its face shows, with both corners in view:
 
@@ -447,7 +447,7 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     """
     if len(readings) < 2:
         return None
-    field = read_field(card, th, _reach(readings, th.agreeing_glyph))
+    field = face()
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
@@ -475,7 +475,7 @@ def _settled_by_field(card: Image, readings: list[CornerReading], th: Thresholds
     return None
 
 
-def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
+def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
                   small: bool) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
@@ -485,7 +485,7 @@ def _read_by_pips(card: Image, readings: list[CornerReading], th: Thresholds,
     and no corner leaning to another rank or suit. On a ``small`` card the corners
     are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely),
     its pips many times larger."""
-    field = read_field(card, th, _reach(readings, th.agreeing_glyph))
+    field = face()
     suit = field.pooled_suit or field.suit
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
             field.suit not in (None, suit)):
@@ -523,13 +523,21 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     return turned if turned.card is not None else upright
 
 
+def _face_once(card: Image, th: Thresholds, index: tuple[int, int] | None,
+               ) -> Callable[[], Field]:
+    """:func:`read_field` of ``card``, looked at the first time it is asked for only (the
+    pips settle disagreeing corners and name an unread card from the same look)."""
+    return cache(partial(read_field, card, th, index))
+
+
 def _identify(card: Image, th: Thresholds, both_corners: bool = False,
               overlapped: bool = False, by_pips: bool = True) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
     readings, _ = read_corners(card, th)
-    pips = (partial(_read_by_pips, card, readings, th, both_corners)
+    face = _face_once(card, th, _reach(readings, th.agreeing_glyph))
+    pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
     if not readings:
         if _washed_out(card, th):
@@ -541,7 +549,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
     if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card:
         read = alike  # two corners read apart from each other agree: less need each be sure
     if not read or len({r.card for r in read}) > 1:
-        settled = _settled_by_field(card, readings, th)
+        settled = _settled_by_field(face, readings, th)
         if settled is not None:
             return settled
     if not read:
@@ -565,7 +573,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
-            return (_settled_by_field(card, readings, th)
+            return (_settled_by_field(face, readings, th)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             # a small card: one corner's few pixels are not enough alone, but may be with
@@ -583,7 +591,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
-            return _settled_by_field(card, readings, th) or Reading(None, 0.0, reason)
+            return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
                      partly_hidden=len(read) == 1, suit=read[0].suit):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)

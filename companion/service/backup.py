@@ -146,13 +146,11 @@ def hold_data_dir(directory: Path) -> Iterator[None]:
 
 
 def data_dir_parser(prog: str, description: str) -> argparse.ArgumentParser:
-    from companion.config import add_config_option
+    from companion.config import add_config_option, add_data_dir_option
 
     parser = argparse.ArgumentParser(prog=prog, description=description)
     add_config_option(parser)
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="the table's data directory (default from the configuration: "
-                             "./data)")
+    add_data_dir_option(parser)
     return parser
 
 

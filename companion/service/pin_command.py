@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-from companion.config import add_config_option, find_config, load_config
+from companion.config import add_config_option, add_data_dir_option, find_config, load_config
 from companion.service.auth import JOIN_CODE_SECONDS, PinRateLimiter, TableAuth
 from companion.service.settings import Settings, check_pin
 from companion.service.store import EventStore
@@ -27,9 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "minutes), or set a new table PIN.",
     )
     add_config_option(parser)
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="where the table's SQLite file lives (default from the "
-                             "configuration: ./data)")
+    add_data_dir_option(parser)
     parser.add_argument("--set", dest="new_pin", default=None, metavar="PIN",
                         help="set this PIN instead (4 to 8 digits)")
     return parser
