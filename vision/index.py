@@ -40,6 +40,9 @@ LEVELS = (0.5, 0.32, 0.66)
 first one usually; a lighter one for faint print; a darker one to part a blurred rank from
 its suit or from the picture it touches."""
 
+SIDE_BY_SIDE_TALLER = 1.3
+"""A glyph beside a rank and this much taller may be a pip, not the rank's other half."""
+
 MAX_CANDIDATES = 6
 """Rank-over-suit pairs offered per corner (the classifier reads them all)."""
 
@@ -258,37 +261,50 @@ def _pairs(comps: list[tuple[int, Box]], card_h: int,
     tall.sort(key=lambda ib: ib[1].y + 0.5 * ib[1].x)
     out = []
     for i, b in tall[:5]:
-        # glyphs side by side at the same height make one rank ("10", or a broken glyph)
-        ids, box = [i], b
-        for j, c in comps:
-            if j == i:
-                continue
-            overlap = min(box.y1, c.y1) - max(box.y, c.y)
-            gap = max(c.x - box.x1, box.x - c.x1)
-            if (overlap >= 0.6 * min(box.h, c.h) and gap <= 0.35 * box.h
-                    and 0.5 * box.h <= c.h <= 1.6 * box.h):
-                ids.append(j)
-                box = box.union(c)
-        if box.w > 2.0 * box.h:
-            continue  # no rank is that wide: a row of pips
-        centre = box.x + box.w / 2
-        below = []
-        for j, c in comps:
-            if j in ids:
-                continue
-            if not (box.y1 - 0.25 * box.h <= c.y <= box.y1 + 0.9 * box.h):
-                continue
-            if abs(c.x + c.w / 2 - centre) > 0.45 * max(box.w, c.w) + 2:
-                continue
-            if not 0.3 * box.h <= c.h <= 1.4 * box.h or c.w > 1.8 * box.h:
-                continue
-            below.append((j, c))
-        if not below:
-            continue
-        # the nearest one under the rank (a suit's stem can break off below it)
-        j, c = min(below, key=lambda jc: jc[1].y)
-        out.append((ids, box, j, c))
+        for ids, box in _ranks_from(i, b, comps):
+            suit = _suit_below(ids, box, comps)
+            if suit is not None:
+                out.append((ids, box, *suit))
     return out
+
+
+def _ranks_from(i: int, b: Box, comps: list[tuple[int, Box]]) -> list[tuple[list[int], Box]]:
+    """The rank that glyph ``i`` starts: with the glyphs side by side at its height ("10",
+    or a broken glyph), and alone too when one of those is much taller (a large pip
+    beside a faint rank is no part of it)."""
+    ids, box = [i], b
+    taller = False
+    for j, c in comps:
+        if j == i:
+            continue
+        overlap = min(box.y1, c.y1) - max(box.y, c.y)
+        gap = max(c.x - box.x1, box.x - c.x1)
+        if (overlap >= 0.6 * min(box.h, c.h) and gap <= 0.35 * box.h
+                and 0.5 * box.h <= c.h <= 1.6 * box.h):
+            taller = taller or c.h > SIDE_BY_SIDE_TALLER * b.h
+            ids.append(j)
+            box = box.union(c)
+    out = [(ids, box)] if box.w <= 2.0 * box.h else []  # wider: a row of pips
+    return [*out, ([i], b)] if taller else out
+
+
+def _suit_below(ids: list[int], box: Box, comps: list[tuple[int, Box]],
+                ) -> tuple[int, Box] | None:
+    """The suit under a rank: the nearest glyph below it, about its width."""
+    centre = box.x + box.w / 2
+    below = []
+    for j, c in comps:
+        if j in ids:
+            continue
+        if not (box.y1 - 0.25 * box.h <= c.y <= box.y1 + 0.9 * box.h):
+            continue
+        if abs(c.x + c.w / 2 - centre) > 0.45 * max(box.w, c.w) + 2:
+            continue
+        if not 0.3 * box.h <= c.h <= 1.4 * box.h or c.w > 1.8 * box.h:
+            continue
+        below.append((j, c))
+    # the nearest one under the rank (a suit's stem can break off below it)
+    return min(below, key=lambda jc: jc[1].y) if below else None
 
 
 def index_candidates(card: Image, corners: tuple[int, ...] = (0, 1)) -> list[Candidate]:

@@ -87,17 +87,21 @@ def layout_rank(centres: Sequence[tuple[float, float]]) -> str | None:
     return rank if _mirrored(middle) else None
 
 
-def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float) -> str | None:
+def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float,
+                lead: float = 3.0) -> str | None:
     """The suit that one card's pips make together (``suit_p``: their suit probabilities,
     a row each, columns in :data:`vision.glyphs.SUITS` order), among the suits of their
     ink's colour (``red``; ``None`` when unclear): each blurred pip alone may be unclear,
     and all are one suit. ``None`` unless one suit has at least ``least`` on average and
-    twice any other.
+    ``lead`` times the other suit of that colour. (A small card's blurred pips give most
+    of their probability to no suit at all, but hardly any to the wrong one.)
 
     >>> hearts_or_diamonds = np.array([[0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.6, 0.2]])
     >>> pooled_suit(hearts_or_diamonds, True, 0.6)
     'H'
     >>> pooled_suit(hearts_or_diamonds, None, 0.6) is None  # colour unclear
+    True
+    >>> pooled_suit(np.array([[0.3, 0.2, 0.0, 0.0]]), False, 0.25) is None  # no lead
     True
     """
     if red is None:
@@ -105,6 +109,6 @@ def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float) -> 
     fits = np.array([(s in RED_SUITS) == red for s in SUITS])
     mean = np.where(fits, suit_p.mean(axis=0), 0.0)
     first, second = np.sort(mean)[::-1][:2]
-    if first < least or first < 2 * second:
+    if first < least or first < lead * second:
         return None
     return SUITS[int(np.argmax(mean))]

@@ -27,12 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache, partial
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
 from vision.detect import quarter_turned
+from vision.face import SUIT_COLS, Field, counted_rank, darkest, read_field
 from vision.glyphs import (
     CLASSES,
     PRINTED_RANKS,
@@ -48,10 +48,9 @@ from vision.index import (
     candidates_in_ink,
     corner_ink,
     cut_off,
-    ink_and_redness,
     paper_colour,
 )
-from vision.pips import layout_rank, pooled_suit
+from vision.pips import layout_rank
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
@@ -95,6 +94,12 @@ class Thresholds:
     rival: float = 0.5
     """A corner whose other candidates read another card at this fraction of the best
     one's probability is unclear."""
+    leaning: float = 0.3
+    """Rank probability at which a corner that is not read leans to that rank (enough to
+    stop the other corner being taken alone)."""
+    pooled_suit: float = 0.3
+    """Least mean suit probability of a card's blurred pips taken together
+    (:func:`vision.pips.pooled_suit`)."""
     red: float = 0.2
     """Redness of the index ink above which it is red (see :func:`vision.index.ink_and_redness`)."""
     black: float = 0.1
@@ -139,7 +144,6 @@ class CornerReading:
 
 
 _RANK_COLS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
-_SUIT_COLS = np.array([CLASSES.index(f"suit:{s}") for s in SUITS])
 
 
 def prepare() -> None:
@@ -153,7 +157,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     model = shipped_model()
     glyphs = features_of([g for c in cands for g in (c.rank, c.suit)])
     probs = model.predict(glyphs)
-    rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, _SUIT_COLS]
+    rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
     for i, cand in enumerate(cands):
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
@@ -227,163 +231,23 @@ def read_corners(card: Image, th: Thresholds | None = None,
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
-def _darkest(card: Image) -> Image:
-    """Each pixel's darkest channel: ink of any colour is dark in it, glare is not."""
-    b, g, r = cv2.split(card)
-    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
-
-
 def _washed_out(card: Image, th: Thresholds) -> bool:
     """Whether an index corner is largely clipped white by glare: brighter than the card's
     own paper elsewhere (a clean scan whose paper is white all over has no glare)."""
     h, w = card.shape[:2]
-    darkest = _darkest(card)
+    dark = darkest(card)
     # the paper is the margin round the face (a court's picture would pull the whole
     # card's median down); paper that is itself at the clip leaves glare unseen
     mx, my = max(w // 25, 1), max(h // 25, 1)
-    margin = np.concatenate([darkest[my:2 * my, mx:-mx].ravel(),
-                             darkest[-2 * my:-my, mx:-mx].ravel(),
-                             darkest[my:-my, mx:2 * mx].ravel(),
-                             darkest[my:-my, -2 * mx:-mx].ravel()])
+    margin = np.concatenate([dark[my:2 * my, mx:-mx].ravel(),
+                             dark[-2 * my:-my, mx:-mx].ravel(),
+                             dark[my:-my, mx:2 * mx].ravel(),
+                             dark[my:-my, -2 * mx:-mx].ravel()])
     if float(np.median(margin)) >= 245:
         return False
-    corner = darkest[: h * 2 // 5, : w // 3]
-    far = darkest[h - h * 2 // 5:, w - w // 3:]
+    corner = dark[: h * 2 // 5, : w // 3]
+    far = dark[h - h * 2 // 5:, w - w // 3:]
     return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
-
-
-@dataclass(frozen=True)
-class Field:
-    """What the card shows away from its corners."""
-
-    pips: int
-    """Blobs the index classifier calls a suit."""
-    others: int
-    """Pip-sized or larger blobs that are no clear suit (two pips run together, a pip
-    under a finger's shadow)."""
-    picture: bool
-    """A large, solid blob that is no suit: a court picture, a big letter, a hand."""
-    suit: str | None = None
-    """The suit nearly every pip is (``None`` when they are not that clear)."""
-    washed: bool = False
-    """Part of the face is clipped white by glare (where pips may be lost)."""
-    alike: int | None = None
-    """How many blobs there are when every blob is about the size of the others and none
-    is a picture: a count of pips that does not depend on the classifier naming each
-    one (a small or blurred card's pips are blots it may not call suits)."""
-    where: tuple[tuple[float, float], ...] = ()
-    """The centres of the blobs counted in :attr:`alike` (fractions of the card's width
-    and height)."""
-    pooled_suit: str | None = None
-    """The suit the blobs counted in :attr:`alike` make together: the classifier's suit
-    probabilities averaged over all of them, among the suits of their colour (``None``
-    when no suit stands out, or the colour is unclear)."""
-
-
-CORNER_SQUARE = (0.2, 0.3)
-"""The part of each corner (width, height fractions) left out of the field where the index
-was not measured."""
-
-
-ALIKE_AREAS = 1.8
-"""Largest ratio of two pips' areas on one card (a pip's ink varies with blur and with
-the way the card was cut; two pips run together are twice one)."""
-
-
-ALIKE_SHAPES = 1.35
-"""Largest ratio of two pips' proportions (width over height), and of how much of its box
-each fills: pips are one shape, upright or turned, where the pieces of a picture are not."""
-
-
-def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
-    """Whether blobs (ink patches and their areas) are one size and shape, as pips are."""
-    areas = np.array([a for _, a in blobs], np.float64)
-    aspect = np.array([p.shape[1] / p.shape[0] for p, _ in blobs], np.float64)
-    fill = areas / np.array([p.shape[0] * p.shape[1] for p, _ in blobs], np.float64)
-    return all(float(v.max()) <= limit * float(v.min()) for v, limit in
-               ((areas, ALIKE_AREAS), (aspect, ALIKE_SHAPES), (fill, ALIKE_SHAPES)))
-
-
-def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
-    """Count the pips of a canonical card, and see whether anything else is printed there.
-
-    Every blob of ink whose centre is away from the four corners is shown to the index
-    classifier: one that it calls a suit is a pip. Nothing about where a design places
-    its pips is assumed. Blobs that touch the card's edge (the table beyond a dewarp a
-    little too large) and thin frames round the pips are left out.
-    """
-    # pips are large: half the canonical resolution sees them, at a quarter of the cost
-    card = np.asarray(cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2),
-                                 interpolation=cv2.INTER_AREA), np.uint8)
-    h, w = card.shape[:2]
-    paper = paper_colour(card)
-    ink, red = ink_and_redness(card, paper)
-    mask = (ink > 0.5).astype(np.uint8)
-    # glare: part of the paper clipped white while the rest is clearly darker (a clean
-    # print whose paper is white all over is not washed out)
-    darkest = _darkest(card)
-    bare = darkest[ink < 0.2]
-    clipped = float((darkest >= 250).mean())
-    washed = (clipped >= th.washed_fraction and bare.size > 0
-              and float(np.percentile(bare, 10)) < 245)
-    _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    labels = np.asarray(found, np.int32)
-    # the index as measured (a jumbo index reaches far in), in all four corners: some
-    # decks print four
-    cw, chh = ((index[0] / 2 + 2.0, index[1] / 2 + 2.0) if index is not None
-               else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
-    blobs = []
-    centres: list[tuple[float, float]] = []
-    redness: list[float] = []
-    picture = False
-    # specks, indices, blobs on the card's edge and thin frames or lines are left out at
-    # once (a noisy card has hundreds of specks)
-    x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
-    cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
-    in_index = ((cx_ < cw) | (cx_ > w - cw)) & ((cy_ < chh) | (cy_ > h - chh))
-    keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
-        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_)
-    for i in (np.flatnonzero(keep) + 1).tolist():
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if bw > 0.45 * w or bh > 0.4 * h:
-            picture = True  # a court picture, an arm
-            continue
-        mine = labels[y:y + bh, x:x + bw] == i
-        patch = np.asarray(ink[y:y + bh, x:x + bw] * mine, np.float32)
-        blobs.append((patch, area))
-        centres.append((float(centroids[i, 0]) / w, float(centroids[i, 1]) / h))
-        redness.append(float(red[y:y + bh, x:x + bw][mine].mean()))
-    if not blobs:
-        return Field(0, 0, picture, None, washed)
-    alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
-    probs = shipped_model().predict(features_of([p for p, _ in blobs]))
-    suit_p = probs[:, _SUIT_COLS].sum(axis=1)
-    pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
-    pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
-    pips = int((suit_p >= 0.5).sum())
-    # a pip's suit counts where its shape fits its colour (red hearts and diamonds):
-    # the classifier knows index glyphs better than large, blurred pips
-    shapes = [SUITS[int(np.argmax(row))] for row, p in
-              zip(probs[:, _SUIT_COLS], suit_p, strict=True) if p >= 0.5]
-    colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
-    shapes = [shape for shape, r in zip(shapes, colours, strict=True)
-              if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
-    common = max(set(shapes), key=shapes.count) if shapes else None
-    suit = (common if common is not None and shapes.count(common) >= 0.8 * pips
-            else None)
-    others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
-                 if p < 0.5 and a >= 0.5 * pip_area)
-    big_other = any(p < 0.5 and a >= th.picture_blob * h * w
-                    for p, (_, a) in zip(suit_p, blobs, strict=True))
-    return Field(pips, others, picture or big_other, suit, washed, alike,
-                 tuple(centres) if alike else (),
-                 pooled_suit(probs[:, _SUIT_COLS], _is_red(float(np.median(redness)), th),
-                             th.glyph) if alike else None)
-
-
-def _is_red(redness: float, th: Thresholds) -> bool | None:
-    """Whether ink is red (``None``: neither clearly red nor clearly black)."""
-    return True if redness >= th.red else False if redness <= th.black else None
 
 
 def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int] | None:
@@ -406,6 +270,8 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
     look alike, their pips do not)."""
     if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
         return True
+    if suit is not None and field.pooled_suit not in (None, suit):
+        return True  # the pips together, each too blurred to name alone
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
             counted == "A" or rank == "A" or int(counted) > int(rank)
@@ -419,20 +285,6 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed)
-
-
-def counted_rank(field: Field) -> str | None:
-    """The rank that the face's pips count out by their sizes (:attr:`Field.alike`), or
-    ``None`` when they do not count cleanly.
-
-    >>> counted_rank(Field(0, 0, False, alike=1)), counted_rank(Field(3, 4, True, alike=7))
-    ('A', '7')
-    >>> counted_rank(Field(1, 6, True)) is None
-    True
-    """
-    if not field.alike:
-        return None
-    return "A" if field.alike == 1 else str(field.alike)
 
 
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
@@ -483,8 +335,9 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     rank's (:func:`vision.pips.layout_rank`), of one suit together
     (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face,
     and no corner leaning to another rank or suit. On a ``small`` card the corners
-    are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely),
-    its pips many times larger."""
+    are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely,
+    spades as clubs), its pips many times larger; they name it where its corners
+    disagree or its pips deny what they read, too."""
     field = face()
     suit = field.pooled_suit or field.suit
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
@@ -574,6 +427,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
             return (_settled_by_field(face, readings, th)
+                    or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             # a small card: one corner's few pixels are not enough alone, but may be with
@@ -584,8 +438,13 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             field = read_field(card, th, _reach(read))
             # (another card's pips may lie on an overlapped card's face)
             counted = not overlapped and counted_rank(field) == only.rank
+            # ... or with a court's picture, the other corner leaning to no other rank
+            pictured = (not overlapped and only.rank in COURTS and field.picture
+                        and field.pips < 4 and not field.alike
+                        and not (other and other[0].rank != only.rank
+                                 and other[0].rank_p >= th.leaning))
             if only.p >= th.single_corner and field.suit in (None, only.suit) and (
-                    seconded or counted):
+                    seconded or counted or pictured):
                 return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
             return pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
@@ -594,6 +453,6 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
                      partly_hidden=len(read) == 1, suit=read[0].suit):
-        return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
+        return (pips() if both_corners else None) or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 

@@ -326,3 +326,44 @@ def test_a_pip_hidden_by_a_finger_leaves_the_card_unknown() -> None:
     middle_x, middle_y = CARD_W // 2, CARD_H // 2
     gone[middle_y - 22:middle_y + 22, middle_x - 18:middle_x + 18] = gone[5, middle_x]
     assert identify_standard(gone, card_px=55).card is None
+
+
+def test_a_rank_beside_a_taller_pip_is_offered_alone_too() -> None:
+    # a blurred index whose rank touches nothing but stands beside a large pip at its
+    # height: the two together are no rank ("10" halves are one height)
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    cv2.putText(card, "J", (14, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 3)
+    cv2.ellipse(card, (47, 36), (13, 13), 0, 0, 360, (20, 20, 20), -1)  # the large pip
+    cv2.circle(card, (22, 54), 7, (20, 20, 20), -1)  # the index's suit, under the rank
+    boxes = [c.rank_box for c in index_candidates(card, (0,))]
+    assert any(b.w < 25 and b.x < 20 for b in boxes), boxes  # the rank alone
+
+
+def test_a_small_cards_pips_overrule_an_index_of_the_other_black_suit() -> None:
+    # on a card a few dozen pixels wide, spades and clubs in an index are blots of a few
+    # pixels; its eight pips, many times larger, are clearly spades
+    spades = _ours("8S")
+    mixed = spades.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    clubs = _ours("8C")
+    mixed[:h, :w] = clubs[:h, :w]
+    mixed[-h:, -w:] = clubs[-h:, -w:]
+    assert identify_standard(mixed).reason is Refusal.PIPS_DISAGREE  # a large card
+    assert identify_standard(mixed, card_px=55).card == "8S"
+
+
+@pytest.mark.skipif("npm-heruka" not in INSTALLED,
+                    reason="npm-heruka is not installed (scripts/ensure-card-designs.sh)")
+def test_a_small_court_with_one_corner_hidden_is_named_by_its_picture() -> None:
+    king = _seen("npm-heruka", "KS")
+    covered = king.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    covered[-h:, -w:] = 90  # the table, or a hand
+    assert identify_standard(covered, card_px=60).card == "KS"
+    # over or under another card, the picture may be the other card's
+    assert identify_standard(covered, card_px=60, overlapped=True).card is None
+    # a number card's index over a court's picture is no court
+    four = king.copy()
+    four[:h, :w] = _seen("npm-heruka", "4S")[:h, :w]
+    four[-h:, -w:] = 90
+    assert identify_standard(four, card_px=60).card != "4S"

@@ -1,0 +1,183 @@
+"""What a standard card shows away from its index corners: its pips (how many, their
+suit, where they lie) and whether a picture is printed there.
+
+The pips confirm or settle what the corners read (:mod:`vision.standard`); a small or
+blurred card whose index is a few pixels may be named from them alone
+(:mod:`vision.pips`). Nothing about where a design places its pips is assumed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.decks import RED_SUITS
+from vision.glyphs import CLASSES, SUITS, features_of, shipped_model
+from vision.index import ink_and_redness, paper_colour
+from vision.pips import pooled_suit
+
+if TYPE_CHECKING:
+    from vision.standard import Thresholds
+
+Image = NDArray[np.uint8]
+
+SUIT_COLS = np.array([CLASSES.index(f"suit:{s}") for s in SUITS])
+"""The classifier's columns of the four suits, in :data:`vision.glyphs.SUITS` order."""
+
+
+def darkest(card: Image) -> Image:
+    """Each pixel's darkest channel: ink of any colour is dark in it, glare is not."""
+    b, g, r = cv2.split(card)
+    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+
+
+@dataclass(frozen=True)
+class Field:
+    """What the card shows away from its corners."""
+
+    pips: int
+    """Blobs the index classifier calls a suit."""
+    others: int
+    """Pip-sized or larger blobs that are no clear suit (two pips run together, a pip
+    under a finger's shadow)."""
+    picture: bool
+    """A large, solid blob that is no suit: a court picture, a big letter, a hand."""
+    suit: str | None = None
+    """The suit nearly every pip is (``None`` when they are not that clear)."""
+    washed: bool = False
+    """Part of the face is clipped white by glare (where pips may be lost)."""
+    alike: int | None = None
+    """How many blobs there are when every blob is about the size of the others and none
+    is a picture: a count of pips that does not depend on the classifier naming each
+    one (a small or blurred card's pips are blots it may not call suits)."""
+    where: tuple[tuple[float, float], ...] = ()
+    """The centres of the blobs counted in :attr:`alike` (fractions of the card's width
+    and height)."""
+    pooled_suit: str | None = None
+    """The suit the blobs counted in :attr:`alike` make together: the classifier's suit
+    probabilities averaged over all of them, among the suits of their colour (``None``
+    when no suit stands out, or the colour is unclear)."""
+
+
+CORNER_SQUARE = (0.2, 0.3)
+"""The part of each corner (width, height fractions) left out of the field where the index
+was not measured."""
+
+
+ALIKE_AREAS = 1.8
+"""Largest ratio of two pips' areas on one card (a pip's ink varies with blur and with
+the way the card was cut; two pips run together are twice one)."""
+
+
+ALIKE_SHAPES = 1.35
+"""Largest ratio of two pips' proportions (width over height), and of how much of its box
+each fills: pips are one shape, upright or turned, where the pieces of a picture are not."""
+
+
+def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
+    """Whether blobs (ink patches and their areas) are one size and shape, as pips are."""
+    areas = np.array([a for _, a in blobs], np.float64)
+    aspect = np.array([p.shape[1] / p.shape[0] for p, _ in blobs], np.float64)
+    fill = areas / np.array([p.shape[0] * p.shape[1] for p, _ in blobs], np.float64)
+    return all(float(v.max()) <= limit * float(v.min()) for v, limit in
+               ((areas, ALIKE_AREAS), (aspect, ALIKE_SHAPES), (fill, ALIKE_SHAPES)))
+
+
+def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
+    """Count the pips of a canonical card, and see whether anything else is printed there.
+
+    Every blob of ink whose centre is away from the four corners is shown to the index
+    classifier: one that it calls a suit is a pip. Nothing about where a design places
+    its pips is assumed. Blobs that touch the card's edge (the table beyond a dewarp a
+    little too large) and thin frames round the pips are left out.
+    """
+    # pips are large: half the canonical resolution sees them, at a quarter of the cost
+    card = np.asarray(cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2),
+                                 interpolation=cv2.INTER_AREA), np.uint8)
+    h, w = card.shape[:2]
+    paper = paper_colour(card)
+    ink, red = ink_and_redness(card, paper)
+    mask = (ink > 0.5).astype(np.uint8)
+    # glare: part of the paper clipped white while the rest is clearly darker (a clean
+    # print whose paper is white all over is not washed out)
+    dark = darkest(card)
+    bare = dark[ink < 0.2]
+    clipped = float((dark >= 250).mean())
+    washed = (clipped >= th.washed_fraction and bare.size > 0
+              and float(np.percentile(bare, 10)) < 245)
+    _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels = np.asarray(found, np.int32)
+    # the index as measured (a jumbo index reaches far in), in all four corners: some
+    # decks print four
+    cw, chh = ((index[0] / 2 + 2.0, index[1] / 2 + 2.0) if index is not None
+               else (CORNER_SQUARE[0] * w, CORNER_SQUARE[1] * h))
+    blobs = []
+    centres: list[tuple[float, float]] = []
+    redness: list[float] = []
+    picture = False
+    # specks, indices, blobs on the card's edge and thin frames or lines are left out at
+    # once (a noisy card has hundreds of specks)
+    x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
+    cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
+    in_index = ((cx_ < cw) | (cx_ > w - cw)) & ((cy_ < chh) | (cy_ > h - chh))
+    keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
+        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_)
+    for i in (np.flatnonzero(keep) + 1).tolist():
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if bw > 0.45 * w or bh > 0.4 * h:
+            picture = True  # a court picture, an arm
+            continue
+        mine = labels[y:y + bh, x:x + bw] == i
+        patch = np.asarray(ink[y:y + bh, x:x + bw] * mine, np.float32)
+        blobs.append((patch, area))
+        centres.append((float(centroids[i, 0]) / w, float(centroids[i, 1]) / h))
+        redness.append(float(red[y:y + bh, x:x + bw][mine].mean()))
+    if not blobs:
+        return Field(0, 0, picture, None, washed)
+    alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
+    probs = shipped_model().predict(features_of([p for p, _ in blobs]))
+    suit_p = probs[:, SUIT_COLS].sum(axis=1)
+    pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
+    pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
+    pips = int((suit_p >= 0.5).sum())
+    # a pip's suit counts where its shape fits its colour (red hearts and diamonds):
+    # the classifier knows index glyphs better than large, blurred pips
+    shapes = [SUITS[int(np.argmax(row))] for row, p in
+              zip(probs[:, SUIT_COLS], suit_p, strict=True) if p >= 0.5]
+    colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
+    shapes = [shape for shape, r in zip(shapes, colours, strict=True)
+              if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
+    common = max(set(shapes), key=shapes.count) if shapes else None
+    suit = (common if common is not None and shapes.count(common) >= 0.8 * pips
+            else None)
+    others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
+                 if p < 0.5 and a >= 0.5 * pip_area)
+    big_other = any(p < 0.5 and a >= th.picture_blob * h * w
+                    for p, (_, a) in zip(suit_p, blobs, strict=True))
+    return Field(pips, others, picture or big_other, suit, washed, alike,
+                 tuple(centres) if alike else (),
+                 pooled_suit(probs[:, SUIT_COLS], is_red(float(np.median(redness)), th),
+                             th.pooled_suit) if alike else None)
+
+
+def is_red(redness: float, th: Thresholds) -> bool | None:
+    """Whether ink is red (``None``: neither clearly red nor clearly black)."""
+    return True if redness >= th.red else False if redness <= th.black else None
+
+
+def counted_rank(field: Field) -> str | None:
+    """The rank that the face's pips count out by their sizes (:attr:`Field.alike`), or
+    ``None`` when they do not count cleanly.
+
+    >>> counted_rank(Field(0, 0, False, alike=1)), counted_rank(Field(3, 4, True, alike=7))
+    ('A', '7')
+    >>> counted_rank(Field(1, 6, True)) is None
+    True
+    """
+    if not field.alike:
+        return None
+    return "A" if field.alike == 1 else str(field.alike)
