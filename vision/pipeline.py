@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from vision.detect import (
     CARD_H,
     CARD_W,
     DetectorSettings,
+    Outline,
     dewarp,
     find_cards_with_alternates,
     portrait,
@@ -195,40 +197,46 @@ class Recognizer:
                 return again
         return None
 
+    def _taught_guesses(self, image: Image, q: NDArray[np.float32],
+                        alternates: Sequence[Outline],
+                        ) -> Iterator[list[NDArray[np.float32]]]:
+        """Other outlines of a taught card that ``q`` did not read, most likely first, in
+        groups of which the best read is taken (each group made only when the ones before
+        it read nothing)."""
+        # the outline that won may be a halo round the card: the runners-up
+        yield from ([portrait(alt.quad())] for alt in alternates)
+        # a panel printed on a card whose faint sides the frame's edges missed: the
+        # largest card outline round it
+        around = cards_round_panel(image, q, self.settings)
+        if around:
+            yield [portrait(around[0])]
+        for border in BORDER_GUESSES:
+            bigger = grown(q, border)
+            if not _inside(bigger, image):
+                break
+            yield [bigger]
+        # the deck's own panel, its card's outline merged with others': the card round
+        # it, each way up the panel may have been outlined (a card grown the wrong way
+        # can read too, less well)
+        sides = self.gallery.panel_sides if self.gallery is not None else None
+        if sides is not None:
+            outlines = (sides_out(np.roll(q, turn, axis=0), *sides) for turn in range(4))
+            yield [portrait(o) for o in outlines if _inside(o, image)]
+
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out = []
         for found in find_cards_with_alternates(image, self.settings):
             q = portrait(found.quad)
-            alternates = found.alternates
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
             card, score, reason = self._read_quad(image, q, found.overlapped)
             if card is None and self.gallery is not None:
-                # the outline that won may be a halo round the card: try the runners-up
-                for alt in alternates:
-                    a = portrait(alt.quad())
-                    again, again_score, _ = self._read_quad(image, a)
-                    if again is not None:
-                        q, card, score = a, again, again_score
-                        break
-            if card is None and self.gallery is not None:
-                # a panel printed on a card whose faint sides the frame's edges missed:
-                # the largest card outline round it
-                around = cards_round_panel(image, q, self.settings)
-                if around:
-                    a = portrait(around[0])
-                    again, again_score, _ = self._read_quad(image, a)
-                    if again is not None:
-                        q, card, score = a, again, again_score
-            if card is None and self.gallery is not None:
-                for border in BORDER_GUESSES:
-                    bigger = grown(q, border)
-                    if not _inside(bigger, image):
-                        break
-                    again, again_score, _ = self._read_quad(image, bigger)
-                    if again is not None:
-                        q, card, score = bigger, again, again_score
+                for group in self._taught_guesses(image, q, found.alternates):
+                    reads = [(self._read_quad(image, guess), guess) for guess in group]
+                    named = [(read, guess) for read, guess in reads if read[0] is not None]
+                    if named:
+                        (card, score, _), q = max(named, key=lambda rg: rg[0][1])
                         break
             out.append(Detection(card, q, score, None if card is not None else reason))
         return out

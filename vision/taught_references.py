@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from vision.detect import CARD_H, CARD_W
 from vision.taught_keypoints import Features, features
+from vision.taught_panels import Sides, panel_sides
 from vision.taught_store import EnrollmentError, canonical_from_photo
 from vision.taught_views import (
     DESC_SIZE,
@@ -87,6 +88,13 @@ class References:
     def __post_init__(self) -> None:
         if self.faces is not None:
             self._features  # noqa: B018 - made once, not in the middle of a frame
+            self.panel_sides  # noqa: B018 - likewise
+
+    @cached_property
+    def panel_sides(self) -> Sides | None:
+        """How far the cards reach beyond the panel the deck prints inside them, if it
+        prints one (:func:`vision.taught_panels.panel_sides`)."""
+        return None if self.faces is None else panel_sides(list(self.faces))
 
     @cached_property
     def _features(self) -> list[Features]:
