@@ -261,17 +261,25 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
 
 
 def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
-                  suit: str | None = None) -> bool:
+                  suit: str | None = None, small: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank`` (and
     ``suit``). Pips are never required (glare or a finger may hide them), but those that
     are seen must fit: no more than the rank, not clearly fewer unless part of the card
     is hidden (one of its corners could not be read) or washed out by glare, and of the
     suit read (a pip is many times the index's suit: spades and clubs two pixels high
-    look alike, their pips do not)."""
+    look alike, their pips do not). On a ``small`` card, the suit its blurred pips make
+    together must fit too (on a larger one the index is the clearer of the two).
+
+    >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
+    >>> _field_denies("4", clubs, suit="S"), _field_denies("4", clubs, suit="S", small=True)
+    (False, True)
+    >>> _field_denies("7", clubs, suit="C")  # four pips alike in a seven
+    True
+    """
     if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
         return True
-    if suit is not None and field.pooled_suit not in (None, suit):
-        return True  # the pips together, each too blurred to name alone
+    if small and suit is not None and field.pooled_suit not in (None, suit):
+        return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
             counted == "A" or rank == "A" or int(counted) > int(rank)
@@ -422,7 +430,10 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
     if len(read) == 1:
         only = read[0]
         other = [r for r in readings if r.corner != only.corner]
-        if other and ((other[0].card != only.card and other[0].p >= 0.3)
+        # (a corner reading the same rank in ink of the wrong colour for its suit leans
+        # to no other card: its suit is the unclear part)
+        if other and ((other[0].card != only.card and other[0].p >= 0.3
+                       and (other[0].colour_ok or other[0].rank != only.rank))
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
@@ -452,7 +463,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
                       else Refusal.SUIT_UNCLEAR)
             return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
-                     partly_hidden=len(read) == 1, suit=read[0].suit):
+                     partly_hidden=len(read) == 1, suit=read[0].suit, small=both_corners):
         return (pips() if both_corners else None) or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
