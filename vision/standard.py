@@ -345,7 +345,8 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     and no corner leaning to another rank or suit. On a ``small`` card the corners
     are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely,
     spades as clubs), its pips many times larger; they name it where its corners
-    disagree or its pips deny what they read, too."""
+    disagree too (not where both corners read one card and the pips another: two
+    readings at odds name nothing)."""
     field = face()
     suit = field.pooled_suit or field.suit
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
@@ -464,6 +465,6 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False,
             return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
                      partly_hidden=len(read) == 1, suit=read[0].suit, small=both_corners):
-        return (pips() if both_corners else None) or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
+        return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
