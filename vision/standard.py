@@ -275,6 +275,9 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
     (False, True)
     >>> _field_denies("7", clubs, suit="C")  # four pips alike in a seven
     True
+    >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    >>> _field_denies("J", Field(2, 3, True, alike=5, where=five))  # a five's pips
+    True
     """
     if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
         return True
@@ -286,7 +289,10 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
             or not (partly_hidden or field.washed)):
         return True  # pips alike in size and shape, counting another rank
     if rank in COURTS:
-        return field.pips >= 4 and not field.picture  # a number card's pips
+        # a number card's pips: counted by the classifier, or alike and laid out as a rank
+        return (field.pips >= 4 and not field.picture) or (
+            counted is not None and counted not in ("A", "2", "3")
+            and layout_rank(field.where) == counted)
     if rank == "A":
         return field.pips >= 2 and not field.picture
     expected = int(rank)
