@@ -19,6 +19,7 @@ import vision.pipeline as pipeline
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
+from vision.face import read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import index_candidates
 from vision.photobench import ALL, run_photos
@@ -26,7 +27,7 @@ from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
-from vision.standard import Thresholds, identify_standard, read_field
+from vision.standard import Thresholds, identify_standard
 
 INSTALLED = {d.name for d in published_designs()}
 HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
