@@ -62,6 +62,12 @@ FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
 diamonds; green clubs, or green spades in a skat deck): their ink need be neither red nor
 black. Hearts are red in every deck."""
 
+FAINT_LEVEL = 0.2
+"""An ink level below :data:`vision.index.LEVELS`, tried last in a small card's unclear
+corner: the thin strokes of an index a few pixels high blur to faint grey (a blurred J).
+Larger cards are not cut there: where their index is unclear at the usual levels, a
+faint cut more often reads it wrong (lighting: three held-out cards in 300 fewer)."""
+
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
 the other way up shows them at the same places)."""
@@ -201,13 +207,14 @@ def _cut_off(window: CornerInk) -> list[list[Candidate]]:
     return [candidates_in_ink(cut, LEVELS[:1]) for cut in cut_off(window)]
 
 
-def read_corners(card: Image, th: Thresholds | None = None,
+def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
                  ) -> tuple[list[CornerReading], list[Candidate]]:
     """The best reading of each index corner of a canonical card (200 x 280 BGR), and
     every candidate looked at.
 
     The corners are cut into glyphs at the usual ink level first; the other levels are
-    tried only in a corner that did not read clearly (most cards need one).
+    tried only in a corner that did not read clearly (most cards need one). A ``small``
+    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`).
     """
     th = th or Thresholds()
     paper = paper_colour(card)
@@ -224,7 +231,7 @@ def read_corners(card: Image, th: Thresholds | None = None,
                 by_corner[reading.corner].append(reading)
             looked.extend(batch)
 
-    for level in LEVELS:
+    for level in (*LEVELS, FAINT_LEVEL) if small else LEVELS:
         look(partial(_at_level, level=level))
     # a corner still unclear may have its index run into a picture or a pip beside it
     look(_cut_off)
@@ -384,7 +391,8 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
-    upright = _identify(card, th, both_corners=small or overlapped, overlapped=overlapped)
+    upright = _identify(card, th, both_corners=small or overlapped, small=small,
+                        overlapped=overlapped)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
         return upright
     turned = _identify(quarter_turned(card), th, both_corners=True, by_pips=False)
@@ -398,12 +406,12 @@ def _face_once(card: Image, th: Thresholds, index: tuple[int, int] | None,
     return cache(partial(read_field, card, th, index))
 
 
-def _identify(card: Image, th: Thresholds, both_corners: bool = False,
+def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bool = False,
               overlapped: bool = False, by_pips: bool = True) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
-    readings, _ = read_corners(card, th)
+    readings, _ = read_corners(card, th, small)
     face = _face_once(card, th, _reach(readings, th.agreeing_glyph))
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
