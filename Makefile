@@ -68,8 +68,8 @@ boardcfg: $(RUNTIME_STAMP)
 	$(BIN)/python -m hardware.boardmap --firmware firmware/boardcfg.py
 
 # The card-index classifier shipped in the package (vision/models/index_glyphs.npz), rebuilt
-# from the fonts and published designs the script's docstring lists (root for apt; about
-# half an hour on two cores). Nothing is trained or rendered when the camera starts.
+# from the fonts below and the published designs (root for apt; about
+# 15 to 35 minutes on two cores). Nothing is trained or rendered when the camera starts.
 TRAIN_FONTS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 \
 	fonts-noto-core fonts-roboto fonts-open-sans fonts-lato fonts-texgyre \
 	fonts-crosextra-carlito fonts-cantarell fonts-linuxlibertine fonts-ebgaramond fonts-b612 \

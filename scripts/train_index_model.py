@@ -3,12 +3,8 @@
     make index-model                        # all of the below
 
     pip install -e '.[train]'
-    sh scripts/apt-install.sh fonts-dejavu-core fonts-liberation fonts-freefont-ttf \
-        fonts-urw-base35 fonts-noto-core fonts-roboto fonts-open-sans fonts-lato \
-        fonts-texgyre fonts-crosextra-carlito fonts-cantarell fonts-linuxlibertine \
-        fonts-ebgaramond fonts-b612 fonts-comfortaa fonts-league-spartan fonts-hack \
-        fonts-cabin fonts-quicksand fonts-sil-charis fonts-inter fonts-jura \
-        fonts-paratype fonts-dustin          # the fonts the shipped model was trained on
+    sh scripts/apt-install.sh FONTS...      # the Makefile's TRAIN_FONTS: the fonts the
+                                            # shipped model was trained on
     sh scripts/ensure-card-designs.sh       # published deck designs (Debian, npm)
     python scripts/train_index_model.py [--cards N] [--out PATH]
 

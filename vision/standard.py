@@ -101,8 +101,8 @@ class Thresholds:
     """A corner whose other candidates read another card at this fraction of the best
     one's probability is unclear."""
     leaning: float = 0.3
-    """Rank probability at which a corner that is not read leans to that rank (enough to
-    stop the other corner being taken alone)."""
+    """Probability at which a corner that is not read leans to a card, rank or suit of
+    its own (enough to stop the other corner being taken alone)."""
     pooled_suit: float = 0.3
     """Least mean suit probability of a card's blurred pips taken together
     (:func:`vision.pips.pooled_suit`)."""
@@ -268,18 +268,21 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
 
 
 def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
-                  suit: str | None = None, small: bool = False) -> bool:
+                  suit: str | None = None, both_corners: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank`` (and
     ``suit``). Pips are never required (glare or a finger may hide them), but those that
     are seen must fit: no more than the rank, not clearly fewer unless part of the card
     is hidden (one of its corners could not be read) or washed out by glare, and of the
     suit read (a pip is many times the index's suit: spades and clubs two pixels high
-    look alike, their pips do not). On a ``small`` card, the suit its blurred pips make
-    together must fit too (on a larger one the index is the clearer of the two).
+    look alike, their pips do not). Where ``both_corners`` must read (a small card, or
+    one over or under another), the suit its blurred pips make together must fit too
+    (on a larger card alone the index is the clearer of the two).
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
-    >>> _field_denies("4", clubs, suit="S"), _field_denies("4", clubs, suit="S", small=True)
-    (False, True)
+    >>> _field_denies("4", clubs, suit="S")
+    False
+    >>> _field_denies("4", clubs, suit="S", both_corners=True)
+    True
     >>> _field_denies("7", clubs, suit="C")  # four pips alike in a seven
     True
     >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
@@ -288,7 +291,7 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
     """
     if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
         return True
-    if small and suit is not None and field.pooled_suit not in (None, suit):
+    if both_corners and suit is not None and field.pooled_suit not in (None, suit):
         return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
@@ -336,7 +339,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                  and field.suit in (None, r.suit)]
         # pips count a rank, not a suit: a corner leaning to another suit leaves it open
         if agree and len({r.card for r in agree}) == 1 and not any(
-                r.suit != agree[0].suit and r.colour_ok and r.suit_p >= 0.3 for r in readings):
+                r.suit != agree[0].suit and r.colour_ok and r.suit_p >= th.leaning
+                for r in readings):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]
@@ -399,11 +403,11 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     return turned if turned.card is not None else upright
 
 
-def _face_once(card: Image, th: Thresholds, index: tuple[int, int] | None,
-               ) -> Callable[[], Field]:
-    """:func:`read_field` of ``card``, looked at the first time it is asked for only (the
-    pips settle disagreeing corners and name an unread card from the same look)."""
-    return cache(partial(read_field, card, th, index))
+def _fields_of(card: Image, th: Thresholds,
+               ) -> Callable[[tuple[int, int] | None], Field]:
+    """:func:`read_field` of ``card`` by how far its index reaches, each looked at the
+    first time it is asked for only (the checks of one card share their looks)."""
+    return cache(partial(read_field, card, th))
 
 
 def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bool = False,
@@ -412,7 +416,8 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
     readings, _ = read_corners(card, th, small)
-    face = _face_once(card, th, _reach(readings, th.agreeing_glyph))
+    fields = _fields_of(card, th)
+    face = partial(fields, _reach(readings, th.agreeing_glyph))
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
     if not readings:
@@ -447,7 +452,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
         other = [r for r in readings if r.corner != only.corner]
         # (a corner reading the same rank in ink of the wrong colour for its suit leans
         # to no other card: its suit is the unclear part)
-        if other and ((other[0].card != only.card and other[0].p >= 0.3
+        if other and ((other[0].card != only.card and other[0].p >= th.leaning
                        and (other[0].colour_ok or other[0].rank != only.rank))
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
@@ -461,7 +466,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             # ... or with the other corner reading the same card, its rank clearly
             seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
                 and other[0].rank_p >= th.glyph
-            field = read_field(card, th, _reach(read))
+            field = fields(_reach(read))
             # (another card's pips may lie on an overlapped card's face)
             counted = not overlapped and counted_rank(field) == only.rank
             # ... or with a court's picture, the other corner leaning to no other rank
@@ -477,8 +482,9 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
-    if _field_denies(read[0].rank, read_field(card, th, _reach(read)),
-                     partly_hidden=len(read) == 1, suit=read[0].suit, small=both_corners):
+    if _field_denies(read[0].rank, fields(_reach(read)),
+                     partly_hidden=len(read) == 1, suit=read[0].suit,
+                     both_corners=both_corners):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
