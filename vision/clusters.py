@@ -4,6 +4,9 @@ Overlapping cards make one outline round them all, which is no card's shape
 (:mod:`vision.detect` keeps only card-shaped outlines). The top card still shows
 three of its corners on that outline, with full sides between: those give the fourth
 corner, and the card is kept when its sides lie on edges all round.
+
+Cards side by side can make one outline in a card's proportions too: it is no card
+(:func:`without_blobs`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from numpy.typing import NDArray
 
 from vision.detect import (
     _NEXT,
+    _UNIT_SQUARE,
     FIT_POINTS,
+    PANEL_MARGIN,
     DetectorSettings,
     Image,
     Line,
@@ -135,9 +140,16 @@ def _snapped(edges: Image, quad: Quad) -> Quad | None:
 def _edged(edges: Image, quad: Quad) -> bool:
     """Whether every side of ``quad`` runs along the edge mask for most of its length
     (its ends left out: rounded corners)."""
+    return float(side_support(edges, quad).min()) >= CLUSTER_EDGED
+
+
+def side_support(edges: Image, quad: Quad) -> NDArray[np.float64]:
+    """The fraction of each side of ``quad`` that runs along the edge mask (its ends left
+    out: rounded corners)."""
     t = np.linspace(0.1, 0.9, EDGE_SAMPLES, dtype=np.float32)[:, None]
     h, w = edges.shape[:2]
-    for a, b in zip(quad, quad[_NEXT], strict=True):
+    support = np.zeros(4, np.float64)
+    for side, (a, b) in enumerate(zip(quad, quad[_NEXT], strict=True)):
         pts = np.round(a + t * (b - a)).astype(np.int32)
         xs, ys = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
         # two pixels either way across the side: a side is rarely perfectly straight
@@ -147,9 +159,8 @@ def _edged(edges: Image, quad: Quad) -> bool:
         for k in (-2, 2):
             off = np.round(pts + k * normal).astype(np.int32)
             hits |= edges[np.clip(off[:, 1], 0, h - 1), np.clip(off[:, 0], 0, w - 1)] > 0
-        if float(hits.mean()) < CLUSTER_EDGED:
-            return False
-    return True
+        support[side] = float(hits.mean())
+    return support
 
 
 EDGE_SAMPLES = 32
@@ -182,3 +193,53 @@ def _paper(bright: Image, quad: Quad) -> float:
     cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
     total = int(inside.sum())
     return float((bright[y0:y1, x0:x1][inside > 0] > 0).sum()) / total if total else 0.0
+
+
+BLOB_PART = (0.15, 0.7)
+"""Area of a card inside a blob of cards, as a fraction of the blob's outline."""
+
+
+def without_blobs(found: list[tuple[float, Quad, float, NDArray[np.int32]]],
+                   ) -> list[tuple[float, Quad, float, NDArray[np.int32]]]:
+    """``found`` less the outlines round several cards.
+
+    Cards side by side, or four in a square, make one outline in a card's proportions
+    (two cards long side to long side: 126 x 88 mm, a card's 1.4), larger than either
+    card, so it would be taken first and hide them. It holds two or more separate
+    card-shaped outlines that each reach its edge on two or more sides. One such
+    outline is not enough: a card's own outline often holds a fragment of it (a part
+    the light or the print cut off); a card's printed panel keeps a border all round.
+    """
+    if len(found) < 3:
+        return found
+    areas = np.array([f[0] for f in found])
+    centres = np.array([f[1].mean(axis=0) for f in found])
+    blobs: set[int] = set()
+    for i, (area, q, _, _) in enumerate(found):
+        (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
+        # smaller outlines whose centres lie in this one's bounding box (vectorised: most
+        # outlines have none)
+        maybe = np.flatnonzero((areas >= BLOB_PART[0] * area) & (areas <= BLOB_PART[1] * area)
+                               & (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
+                               & (centres[:, 1] >= y0) & (centres[:, 1] <= y1))
+        if len(maybe) < 2:
+            continue
+        to_unit: NDArray[np.float64] | None = None
+        parts: list[Quad] = []
+        for j in maybe.tolist():
+            inner = found[j][1]
+            if not _contains(q, centres[j]):
+                continue
+            if any(_iou(inner, p) > 0.2 for p in parts):
+                continue  # the same card again (its inner and outer outline)
+            if to_unit is None:
+                to_unit = np.asarray(cv2.getPerspectiveTransform(
+                    np.asarray(q, np.float32), _UNIT_SQUARE), np.float64)
+            uv = cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_unit)[0]
+            lo, hi = uv.min(axis=0), uv.max(axis=0)
+            if int((lo < PANEL_MARGIN).sum() + (hi > 1 - PANEL_MARGIN).sum()) >= 2:
+                parts.append(inner)
+                if len(parts) == 2:
+                    blobs.add(i)
+                    break
+    return [f for i, f in enumerate(found) if i not in blobs]

@@ -23,7 +23,8 @@ found explains it, a second, more sensitive look at the edges there finds it.
 Overlapping cards make one outline round them all; the top card is found in it by
 :mod:`vision.clusters`, and the second looks are :mod:`vision.second_look`'s. Every
 card found says whether it overlaps another, since a corner of it may then show the
-other card's index.
+other card's index. A card on a pile with no outline of its own may still be guessed
+from its straight sides (:mod:`vision.piles`): a guess is a card only if it reads.
 """
 
 from __future__ import annotations
@@ -297,18 +298,26 @@ def _median(gray: Image) -> float:
     return float(np.searchsorted(hist, hist[-1] / 2))
 
 
-def _candidate_masks(gray: Image) -> list[Image]:
+def edge_mask(gray: Image, smooth: Image | None = None) -> Image:
+    """The frame's card edges: Canny on the smoothed grey image, thresholds set by its
+    median brightness, dilated to close small gaps."""
     # no contrast equalisation (CLAHE): it cost a tenth of the frame and lifted the table's
     # texture as much as the cards' edges; lower edge thresholds find faint outlines instead
-    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
-    med = _median(np.asarray(smooth, np.uint8))
+    smooth = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0) if smooth is None else smooth,
+                        np.uint8)
+    med = _median(smooth)
     edges = cv2.Canny(smooth, max(8.0, EDGE_LOW * med), max(24.0, EDGE_HIGH * med),
                       L2gradient=True)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def _candidate_masks(gray: Image) -> list[Image]:
+    smooth = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0), np.uint8)
+    edges = edge_mask(gray, smooth)
     bright = cv2.adaptiveThreshold(smooth, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                    cv2.THRESH_BINARY, 51, -6)
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return [np.asarray(edges, np.uint8), np.asarray(bright, np.uint8)]
+    return [edges, np.asarray(bright, np.uint8)]
 
 
 def find_cards(image: Image, settings: DetectorSettings | None = None) -> list[Quad]:
@@ -346,16 +355,18 @@ class FoundCard:
     overlapped: bool = False
     """The card lies over or under another card, or was found in the outline round a
     cluster of cards: a corner may show another card's index."""
+    guessed: bool = False
+    """Found on a pile by its sides alone (:mod:`vision.piles`): a card only if it reads."""
 
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
-                               ) -> list[FoundCard]:
+                               piles: bool = False) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
     through its quad may try these; only outlines smaller than the kept one are
     offered (a card inside a halo, not a blob round a card). Each card says whether
-    it overlaps another.
+    it overlaps another. With ``piles``, guesses at cards on piles follow.
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -387,7 +398,12 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
                     open_outlines.append(contour)
     # best-shaped first: a tight card outline before a blob of two overlapping cards
     found.sort(key=lambda t: -t[0] * t[2])
-    found = _without_blobs(found)
+    # (imported here: these modules build on this one's outline primitives)
+    from vision.clusters import cards_in_clusters, without_blobs
+    from vision.piles import cards_on_piles
+    from vision.second_look import cards_left_open
+
+    found = without_blobs(found)
     kept: list[Quad] = []
     twins: list[list[Quad]] = []
     others: list[list[Outline]] = []
@@ -418,10 +434,6 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # the outer and inner outlines of one edge straddle the true edge: average them
     out = [(np.mean(group, axis=0).astype(np.float32), alt)
            for group, alt in zip(twins, others, strict=True)]
-    # (imported here: both modules build on this one's outline primitives)
-    from vision.clusters import cards_in_clusters
-    from vision.second_look import cards_left_open
-
     opened = cards_left_open(gray, open_outlines, kept, settings)
     # a panel that was all the frame's edges outlined gives way to its card
     out = [(q, alt) for q, alt in out if not any(_print_on(q, c) for c in opened)]
@@ -431,8 +443,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     if settings.card_area is None:
         out = _without_fragments(out)
     quads = [q for q, _ in out]
-    return [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads))
-            for q, alt in out]
+    cards = [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads))
+             for q, alt in out]
+    return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
+        gray, masks[0], open_outlines, cards, settings)] if piles else cards
 
 
 def _without_fragments(out: list[tuple[Quad, list[Outline]]],
@@ -454,56 +468,6 @@ def _overlaps_another(quad: Quad, quads: list[Quad]) -> bool:
     area = cv2.contourArea(quad)
     return any(other is not quad and cv2.intersectConvexConvex(quad, other)[0] > OVERLAP * area
                for other in quads)
-
-
-BLOB_PART = (0.15, 0.7)
-"""Area of a card inside a blob of cards, as a fraction of the blob's outline."""
-
-
-def _without_blobs(found: list[tuple[float, Quad, float, NDArray[np.int32]]],
-                   ) -> list[tuple[float, Quad, float, NDArray[np.int32]]]:
-    """``found`` less the outlines round several cards.
-
-    Cards side by side, or four in a square, make one outline in a card's proportions
-    (two cards long side to long side: 126 x 88 mm, a card's 1.4), larger than either
-    card, so it would be taken first and hide them. It holds two or more separate
-    card-shaped outlines that each reach its edge on two or more sides. One such
-    outline is not enough: a card's own outline often holds a fragment of it (a part
-    the light or the print cut off); a card's printed panel keeps a border all round.
-    """
-    if len(found) < 3:
-        return found
-    areas = np.array([f[0] for f in found])
-    centres = np.array([f[1].mean(axis=0) for f in found])
-    blobs: set[int] = set()
-    for i, (area, q, _, _) in enumerate(found):
-        (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
-        # smaller outlines whose centres lie in this one's bounding box (vectorised: most
-        # outlines have none)
-        maybe = np.flatnonzero((areas >= BLOB_PART[0] * area) & (areas <= BLOB_PART[1] * area)
-                               & (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
-                               & (centres[:, 1] >= y0) & (centres[:, 1] <= y1))
-        if len(maybe) < 2:
-            continue
-        to_unit: NDArray[np.float64] | None = None
-        parts: list[Quad] = []
-        for j in maybe.tolist():
-            inner = found[j][1]
-            if not _contains(q, centres[j]):
-                continue
-            if any(_iou(inner, p) > 0.2 for p in parts):
-                continue  # the same card again (its inner and outer outline)
-            if to_unit is None:
-                to_unit = np.asarray(cv2.getPerspectiveTransform(
-                    np.asarray(q, np.float32), _UNIT_SQUARE), np.float64)
-            uv = cv2.perspectiveTransform(np.asarray(inner, np.float32)[None], to_unit)[0]
-            lo, hi = uv.min(axis=0), uv.max(axis=0)
-            if int((lo < PANEL_MARGIN).sum() + (hi > 1 - PANEL_MARGIN).sum()) >= 2:
-                parts.append(inner)
-                if len(parts) == 2:
-                    blobs.add(i)
-                    break
-    return [f for i, f in enumerate(found) if i not in blobs]
 
 
 PANEL_MARGIN = 0.025

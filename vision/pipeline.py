@@ -18,13 +18,22 @@ from vision.detect import (
     dewarp,
     find_cards_with_alternates,
     portrait,
+    quad_iou,
 )
 from vision.enrolled import Gallery, Match, default_store
+from vision.piles import cards_round
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
 from vision.standard import Reading, Thresholds, identify_standard
 
 Image = NDArray[np.uint8]
+
+GUESS_ROUND_PX = Thresholds.small_card_px
+"""Least width (image pixels) of an unread card round which cards on a pile are guessed."""
+
+GUESS_OVERLAP = 0.3
+"""Overlap (IoU) of a guess at a card on a pile with a card found, above which the two are
+one card."""
 
 MIN_SIDE_PX = 40.0
 """A standard card whose short sides are narrower than this (mean of the two, in image
@@ -162,13 +171,19 @@ class Recognizer:
                         else self.gallery.identify(card))
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
-                   ) -> tuple[str | None, float, Refusal | None]:
+                   retry: bool = True) -> tuple[str | None, float, Refusal | None]:
+        """``retry``: an unread card is read again in outlines a little larger, or a
+        quarter round (not a guess at a card on a pile, whose outline lies on its sides'
+        edges, in a card's proportions)."""
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
         if self.gallery is not None:
             return self.read(dewarp(image, quad))
-        r = identify_standard(dewarp(image, quad), card_px=side, overlapped=overlapped)
+        r = identify_standard(dewarp(image, quad), card_px=side, overlapped=overlapped,
+                              may_turn=retry)
+        if not retry:
+            return _outcome(r)
         if r.card is None and r.reason is not Refusal.GLARE and side >= Thresholds.small_card_px:
             # blur pulls an outline inwards, and an index printed close to the edge is then
             # cut: read it again a little larger (not a small card, whose few-pixel index
@@ -225,9 +240,13 @@ class Recognizer:
 
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
-        out = []
-        for found in find_cards_with_alternates(image, self.settings):
+        out: list[Detection] = []
+        guesses = []
+        for found in find_cards_with_alternates(image, self.settings, piles=True):
             q = portrait(found.quad)
+            if found.guessed:
+                guesses.append(q)
+                continue
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
             card, score, reason = self._read_quad(image, q, found.overlapped)
@@ -239,4 +258,45 @@ class Recognizer:
                         (card, score, _), q = max(named, key=lambda rg: rg[0][1])
                         break
             out.append(Detection(card, q, score, None if card is not None else reason))
+        # an unread outline may be round two cards of a pile: guesses round it too (not
+        # round a small card, unread for its few-pixel index, nor one unread for glare)
+        unread = [d.quad for d in out if d.card is None and d.reason is not Refusal.GLARE
+                  and short_side(d.quad) >= GUESS_ROUND_PX]
+        if unread:
+            guesses += [portrait(g) for g in cards_round(
+                image, unread, [d.quad for d in out] + guesses, self.settings)]
+        for guess in guesses:
+            self._guess_on_pile(image, guess, out)
         return out
+
+    def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],
+                       out: list[Detection]) -> None:
+        """A guess at a card on a pile (:mod:`vision.piles`), kept only where it reads: as
+        a card of its own, or in place of an unread card it mostly overlaps (that card's
+        outline ran into the pile's), never over a card already named there."""
+        over = [k for k, d in enumerate(out) if quad_iou(d.quad, quad) > GUESS_OVERLAP]
+        if any(out[k].card is not None for k in over):
+            return
+        if self.gallery is not None and any(
+                d.card is not None and _covers(d.quad, quad) for d in out):
+            # part of a taught card under another may be what tells it from its near
+            # twins (a star apart): its reading cannot say what it does not see
+            return
+        card, score, _ = self._read_quad(image, quad, overlapped=True, retry=False)
+        if card is None:
+            return
+        for k in sorted(over, reverse=True):
+            del out[k]
+        out.append(Detection(card, quad, score, None))
+
+
+def _covers(named: NDArray[np.float32], guess: NDArray[np.float32]) -> bool:
+    """Whether a card found lies over (or under) part of a guessed one."""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(named, np.float32),
+                                         np.asarray(guess, np.float32))
+    return float(inter) > GUESS_COVERED * cv2.contourArea(np.asarray(guess, np.float32))
+
+
+GUESS_COVERED = 0.03
+"""Fraction of a guessed taught card under (or over) a card found, from which it is not
+read: the part hidden may be what tells it from its near twins."""

@@ -380,7 +380,8 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
-                      card_px: float | None = None, overlapped: bool = False) -> Reading:
+                      card_px: float | None = None, overlapped: bool = False,
+                      may_turn: bool = True) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     A camera looking at a card from the side can foreshorten its long sides until they
@@ -391,13 +392,14 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     ``card_px``, the card's width in the camera's pixels where known: a small card's
     index is a few pixels across, and one corner alone is then not enough.
     ``overlapped``: the card lies over or under another, so one of its corners may show
-    the other card's index; both corners must then read it.
+    the other card's index; both corners must then read it. ``may_turn=False``: the card's
+    outline is sure of its long sides (it is not read a quarter round).
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
     upright = _identify(card, th, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
-    if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE:
+    if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned = _identify(quarter_turned(card), th, both_corners=True, by_pips=False)
     return turned if turned.card is not None else upright

@@ -24,14 +24,15 @@ def _quad(x: float, y: float, w: float) -> np.ndarray:
 def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
     """The detector finds exactly ``quads`` (no alternates)."""
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None: [FoundCard(q, []) for q in quads])
+                        lambda image, settings=None, piles=False: [FoundCard(q, []) for q in quads])
 
 
 def test_the_standard_readers_reason_reaches_the_detection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the reader tells the two cards by their width (an unknown card is read twice: again
     # a little larger)
-    def reader(card: np.ndarray, card_px: float, overlapped: bool = False) -> Reading:
+    def reader(card: np.ndarray, card_px: float, overlapped: bool = False,
+               may_turn: bool = True) -> Reading:
         return (Reading(None, 0.0, Refusal.CORNERS_DISAGREE) if card_px < 105
                 else Reading("QS", 0.9))
 
@@ -105,13 +106,14 @@ def test_an_overlapped_card_is_read_by_both_its_corners(
     # such a card may show the other card's index)
     told: list[bool] = []
 
-    def reader(card: np.ndarray, card_px: float, overlapped: bool = False) -> Reading:
+    def reader(card: np.ndarray, card_px: float, overlapped: bool = False,
+               may_turn: bool = True) -> Reading:
         told.append(overlapped)
         return Reading("QS", 0.9)
 
     monkeypatch.setattr(pipeline, "identify_standard", reader)
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None: [
+                        lambda image, settings=None, piles=False: [
                             FoundCard(_quad(10, 10, 100), [], overlapped=True),
                             FoundCard(_quad(300, 10, 100), [])])
     Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))

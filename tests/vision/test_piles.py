@@ -1,0 +1,159 @@
+"""Cards on piles, found by their straight sides (vision/piles.py), and how the recognizer
+treats such guesses: kept only where they read, never over a card already named."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.pipeline as pipeline
+from vision.designs import TRAINING_DESIGNS, published_designs
+from vision.detect import FoundCard, find_cards_with_alternates, order_clockwise, quad_iou
+from vision.enrolled import Gallery
+from vision.piles import _corners
+from vision.pipeline import Recognizer
+from vision.render import CONDITIONS, render_card, render_scene, with_deck
+
+INSTALLED = tuple(d for d in TRAINING_DESIGNS if d in {p.name for p in published_designs()})
+
+
+def _card_at(centre: tuple[float, float], size: tuple[float, float], angle: float,
+             ) -> np.ndarray:
+    return order_clockwise(np.asarray(cv2.boxPoints((centre, size, angle)), np.float32))
+
+
+def _placed(image: np.ndarray, quad: np.ndarray, card: str) -> None:
+    face = render_card("standard", card, 3)
+    h, w = face.shape[:2]
+    to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad)
+    cv2.warpPerspective(face, to_image, (image.shape[1], image.shape[0]), dst=image,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def test_two_segments_square_at_their_ends_make_one_corner() -> None:
+    # an L: one segment along x, one along y, meeting (nearly) at (10, 10); a third
+    # segment parallel to the first makes no corner with it
+    segments = np.float32([[12, 10, 110, 10], [10, 13, 10, 150], [12, 60, 110, 60]])
+    corners = _corners(segments)
+    meets = {(round(float(m[0])), round(float(m[1]))) for (m, _, _), _ in corners}
+    assert meets == {(10, 10)}  # the parallel one meets the upright at its middle
+    (_, a, b), lengths = next(c for c in corners if np.hypot(*(c[0][0] - [10, 10])) < 2)
+    assert {tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int))} == {(1, 0), (0, 1)}
+    assert sorted(lengths) == pytest.approx([98, 137])
+
+
+def test_segments_that_do_not_meet_at_an_end_make_no_corner() -> None:
+    # a T: the upright segment stops at the middle of the other
+    assert _corners(np.float32([[10, 10, 110, 10], [60, 12, 60, 150]])) == []
+
+
+@pytest.mark.skipif(not INSTALLED, reason="no published deck design installed "
+                    "(scripts/ensure-card-designs.sh)")
+def test_a_card_on_a_pile_with_no_outline_of_its_own_is_guessed_and_read() -> None:
+    # the king of hearts on top of a pile: its sides run into the cards under it, so no
+    # closed outline is its own, and none of its corners is on the pile's outline
+    cond = replace(with_deck(CONDITIONS["overlap"], "standard"), published=INSTALLED)
+    scene = render_scene(cond, 1029)
+    king = next(t for t in scene.cards if t.card == "KH")
+    assert king.visible > 0.95
+    plain = find_cards_with_alternates(scene.image)
+    assert max(quad_iou(f.quad, king.quad) for f in plain) < 0.6
+    guessed = [f for f in find_cards_with_alternates(scene.image, piles=True) if f.guessed]
+    best = max(guessed, key=lambda f: quad_iou(f.quad, king.quad))
+    assert quad_iou(best.quad, king.quad) > 0.85 and best.overlapped
+    named = [d for d in Recognizer("standard").detect(scene.image) if d.card is not None]
+    assert any(d.card == "KH" and quad_iou(d.quad, king.quad) > 0.85 for d in named)
+    truth = {t.card for t in scene.cards}
+    assert all(d.card in truth for d in named)
+
+
+def _pile_of(monkeypatch: pytest.MonkeyPatch, found: list[FoundCard]) -> None:
+    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
+                        lambda image, settings=None, piles=False: found)
+
+
+def test_a_guess_that_does_not_read_is_no_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    blank = _card_at((320, 240), (120, 168), 10)
+    cv2.fillConvexPoly(image, np.round(blank).astype(np.int32), (235, 235, 235))
+    _pile_of(monkeypatch, [FoundCard(blank, [], True, guessed=True)])
+    assert Recognizer("standard").detect(image) == []
+
+
+def test_a_guess_that_reads_replaces_the_unread_outline_it_overlaps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    card = _card_at((320, 240), (120, 168), 0)
+    _placed(image, card, "9C")
+    # the first look outlined the card with a pile's corner: its index cut off
+    run_into = card + np.float32([[0, 40], [0, 40], [0, 0], [0, 0]])
+    _pile_of(monkeypatch, [FoundCard(run_into, [], True),
+                           FoundCard(card, [], True, guessed=True)])
+    seen = Recognizer("standard").detect(image)
+    assert [(d.card, quad_iou(d.quad, card) > 0.95) for d in seen] == [("9C", True)]
+
+
+def test_a_guess_never_overrules_a_card_already_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    card = _card_at((320, 240), (120, 168), 0)
+    _placed(image, card, "9C")
+    shifted = card + np.float32([12, 0])  # a guess half on the card, half on the table
+    _pile_of(monkeypatch, [FoundCard(card, [], False),
+                           FoundCard(shifted, [], True, guessed=True)])
+    seen = Recognizer("standard").detect(image)
+    assert [d.card for d in seen] == ["9C"] and quad_iou(seen[0].quad, card) > 0.95
+
+
+def test_garbage_and_blank_frames_give_no_guess_and_no_crash() -> None:
+    rng = np.random.default_rng(3)
+    for frame in (rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8),
+                  np.full((10, 10, 3), 255, np.uint8), np.zeros((480, 640), np.uint8)):
+        assert not [f for f in find_cards_with_alternates(frame, piles=True) if f.guessed]
+
+
+def test_a_card_is_guessed_round_an_unread_outline_of_two(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # two cards of a pile outlined as one card-shaped quad, its corners showing the two
+    # cards' indices (it names neither): the top card still shows its straight sides,
+    # and is read from them
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    under = _card_at((300, 220), (130, 182), 0)
+    top = _card_at((345, 265), (120, 168), 0)
+    _placed(image, under, "4D")
+    cv2.polylines(image, [np.round(under).astype(np.int32)], True, (150, 150, 150), 1)
+    _placed(image, top, "9C")
+    cv2.polylines(image, [np.round(top).astype(np.int32)], True, (120, 120, 120), 1)
+    both = order_clockwise(np.float32([[235, 129], [405, 129], [405, 349], [235, 349]]))
+    _pile_of(monkeypatch, [FoundCard(both, [])])
+    seen = Recognizer("standard").detect(image)
+    assert [d.card for d in seen] == ["9C"]
+    assert quad_iou(seen[0].quad, top) > 0.9
+
+
+def _taught_on(image: np.ndarray, quad: np.ndarray, deck: str, card: str) -> None:
+    face = render_card(deck, card)
+    h, w = face.shape[:2]
+    to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad)
+    cv2.warpPerspective(face, to_image, (image.shape[1], image.shape[0]), dst=image,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def test_a_guessed_taught_card_partly_under_a_card_found_is_not_read(
+        monkeypatch: pytest.MonkeyPatch, galleries: dict[str, Gallery]) -> None:
+    # the part of a taught card under another may be all that tells it from its near
+    # twins (a star apart): a guess at it is read only where no card found lies on it
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    under = _card_at((280, 250), (130, 182), 0)
+    over = _card_at((400, 200), (130, 182), 0)  # over the top right of the first
+    _taught_on(image, under, "star-catcher", "D4")
+    _taught_on(image, over, "star-catcher", "C9**")
+    recognizer = Recognizer(galleries["star-catcher"])
+    _pile_of(monkeypatch, [FoundCard(under, [], True, guessed=True)])
+    assert [d.card for d in recognizer.detect(image)] == ["D4"]  # alone, it reads
+    _pile_of(monkeypatch, [FoundCard(over, [], True), FoundCard(under, [], True, guessed=True)])
+    assert [d.card for d in recognizer.detect(image)] == ["C9**"]

@@ -1,0 +1,310 @@
+"""Cards lying on piles of other cards, found by their straight sides.
+
+A card on a pile has no outline of its own to the frame's first look: its sides run
+into the edges of the cards under it, and its corners may all lie inside the pile's
+outline (:mod:`vision.clusters` needs three of them on it). Its four sides are still
+edges, straight and at right angles. Where two straight segments meet at a right
+angle, each at one of its ends, a card may have a corner; its other two sides are
+looked for along them, as edges running parallel the whole way. A quad in a card's
+proportions with an edge all along each side is a guess that the reader must confirm:
+the caller keeps only those it names (both corners alike, as any overlapped card).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import cast
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.clusters import CLUSTER_EDGED, side_support
+from vision.detect import (
+    CARD_ASPECT,
+    DetectorSettings,
+    FoundCard,
+    Image,
+    Quad,
+    _area_limits,
+    _iou,
+    edge_mask,
+    order_clockwise,
+)
+
+PILE_SIZE = 1.3
+"""Least area of a pile's bounding box, as a multiple of a card's: room for two cards."""
+
+MAX_PILES = 3
+"""Most piles looked at in one frame (largest first; bounds a cluttered frame's time)."""
+
+MAX_SEGMENTS = 60
+"""Most straight segments (longest first) taken from one pile."""
+
+SEGMENT_LEAST = 0.12
+"""Least length of a segment, as a fraction of its pile's shorter side."""
+
+SQUARE_WITHIN = 12.0
+"""Degrees from square within which two segments can be two sides of one card."""
+
+CORNER_REACH = (0.15, 3.0)
+"""How far a segment may end from the corner it makes with another: a fraction of the
+shorter segment, plus pixels (a card's corner is rounded)."""
+
+MAX_CORNERS = 30
+"""Most corners (of the longest segments) looked at round in one pile."""
+
+SIDE_SUPPORT = 0.55
+"""Least fraction of a far side that must lie on edges for it to be a card's side."""
+
+ASPECT = (1.1, 1.9)
+"""Long side over short side of a card on a pile (a tilted camera skews it)."""
+
+MAX_PILE_CARDS = 6
+"""Most cards guessed on piles in one frame (each costs a reading)."""
+
+
+def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
+                   cards: list[FoundCard], settings: DetectorSettings) -> list[Quad]:
+    """Guesses at cards on piles (outlines round several cards, ``piles``), best first:
+    none is one of the ``cards`` found already, but one may be a better outline of a
+    card found overlapped. ``edges`` is the frame's dilated edge mask."""
+    known = [c.quad for c in cards]
+    card = float(np.median([cv2.contourArea(k) for k in known])) if known else 0.0
+    lo = _area_limits(settings, float(gray.shape[0] * gray.shape[1]))[0]
+    return _guesses(gray, edges, _regions(piles, cards, max(card, lo), gray.shape[1::-1]),
+                    known, settings)
+
+
+def cards_round(image: Image, unread: list[Quad], known: list[Quad],
+                settings: DetectorSettings) -> list[Quad]:
+    """Guesses at cards round outlines that did not read (``unread``), best first: an
+    outline round two cards of a pile, in a card's proportions, names neither; a card
+    on it may still show its own straight sides. ``known`` are the outlines found."""
+    gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+                      np.uint8)
+    h, w = gray.shape
+    boxes = []
+    for quad in unread[:MAX_PILES]:
+        centre = quad.mean(axis=0)
+        (x0, y0), (x1, y1) = (centre + (quad - centre) * ROUND_UNREAD).min(axis=0), (
+            centre + (quad - centre) * ROUND_UNREAD).max(axis=0)
+        boxes.append((max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)))
+    return _guesses(gray, edge_mask(gray), boxes, known, settings)
+
+
+ROUND_UNREAD = 1.3
+"""How far round an unread outline guesses are looked for (times its size)."""
+
+
+def _guesses(gray: Image, edges: Image, boxes: list[tuple[int, int, int, int]],
+             known: list[Quad], settings: DetectorSettings) -> list[Quad]:
+    """Card outlines guessed from the straight segments in ``boxes`` (x0, y0, x1, y1),
+    best first, none of them one of the ``known`` outlines."""
+    h, w = gray.shape[:2]
+    lo, hi = _area_limits(settings, float(h * w))
+    # one deck: a guess about the size of the cards found is likelier a card
+    card = float(np.median([cv2.contourArea(k) for k in known])) if known else 0.0
+    guesses: list[tuple[float, Quad]] = []
+    for x0, y0, x1, y1 in boxes:
+        if min(x1 - x0, y1 - y0) < 16:
+            continue
+        least = SEGMENT_LEAST * min(x1 - x0, y1 - y0)
+        segments = _segments(gray[y0:y1, x0:x1], least) + np.array([x0, y0, x0, y0],
+                                                                     np.float32)
+        for corner, lengths in _corners(segments):
+            guess = _card_at(edges, corner, lengths)
+            if guess is None or not lo <= (area := cv2.contourArea(guess[1])) <= hi:
+                continue
+            sides = side_support(edges, guess[1])
+            if float(sides.min()) >= CLUSTER_EDGED:
+                size = abs(math.log(area / card)) if card > 0 else 0.0
+                guesses.append((guess[0] + float(sides.mean()) - SIZE_WEIGHT * size, guess[1]))
+    found: list[Quad] = []
+    for _, quad in sorted(guesses, key=lambda g: -g[0]):
+        if len(found) == MAX_PILE_CARDS:
+            break
+        if not _explained(quad, known, found) and _inside(quad, w, h):
+            found.append(quad)
+    return found
+
+
+SIZE_WEIGHT = 0.3
+"""How much a guess loses, in fractions of its sides' support, per e-fold its area is off
+the cards found."""
+
+
+def _regions(piles: list[NDArray[np.int32]], cards: list[FoundCard], card: float,
+             size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """The bounding boxes (x0, y0, x1, y1) of the largest piles, a little padded: each
+    with room for two cards, and half a card or more of it that no card found alone
+    covers (an outline round a lone card and its shadow is no pile). A box inside one
+    already taken is left out."""
+    boxes = sorted(((cv2.boundingRect(p), p) for p in piles), key=lambda b: -b[0][2] * b[0][3])
+    out: list[tuple[int, int, int, int]] = []
+    narrowest = PILE_NARROWEST * math.sqrt(card / CARD_ASPECT)  # of a card's short side
+    for (x, y, bw, bh), pile in boxes:
+        if len(out) == MAX_PILES or bw * bh < PILE_SIZE * card:
+            break
+        if min(bw, bh) < narrowest:
+            continue  # a streak of the table's grain, a shadow along a card
+        box = (max(x - 4, 0), max(y - 4, 0), min(x + bw + 4, size[0]), min(y + bh + 4, size[1]))
+        if any(o[0] <= box[0] and o[1] <= box[1] and box[2] <= o[2] and box[3] <= o[3]
+               for o in out):
+            continue
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [pile - np.array([x, y], np.int32)], -1, 1, cv2.FILLED)
+        for c in cards:
+            if not c.overlapped:
+                cv2.fillConvexPoly(inside, np.round(c.quad - [x, y]).astype(np.int32), 0)
+        if int(inside.sum()) >= UNEXPLAINED * card:
+            out.append(box)
+    return out
+
+
+PILE_NARROWEST = 0.7
+"""Least width of a pile's bounding box, as a fraction of a card's short side."""
+
+UNEXPLAINED = 0.5
+"""Least area of a pile that no card found alone covers, as a fraction of a card's, for
+cards to be guessed on it."""
+
+
+def _segments(gray: Image, least: float) -> NDArray[np.float32]:
+    """Straight segments (x0, y0, x1, y1) at least ``least`` long, longest first.
+
+    OpenCV's line segment detector follows a faint side (white card on white card) that
+    a Hough transform of the edge mask breaks into pieces."""
+    # (None where there is no segment, whatever OpenCV's stubs say)
+    found = cast("NDArray[np.float32] | None", cv2.createLineSegmentDetector().detect(gray)[0])
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    lines = np.asarray(found, np.float32).reshape(-1, 4)
+    length = np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1])
+    order = np.argsort(-length)
+    return np.asarray(lines[order[length[order] >= least][:MAX_SEGMENTS]], np.float32)
+
+
+Corner = tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]
+
+
+def _corners(segments: NDArray[np.float32]) -> list[tuple[Corner, tuple[float, float]]]:
+    """Where two segments meet at about a right angle, each near one of its ends: the
+    corner, and the unit vectors along each segment away from it, with their lengths."""
+    if len(segments) < 2:
+        return []
+    start, end = segments[:, :2], segments[:, 2:]
+    length = np.maximum(np.hypot(*(end - start).T), 1e-6)
+    unit = (end - start) / length[:, None]
+    i, j = np.triu_indices(len(segments), 1)
+    cross = unit[i, 0] * unit[j, 1] - unit[i, 1] * unit[j, 0]
+    square = np.abs(cross) >= math.cos(math.radians(SQUARE_WITHIN))
+    i, j, cross = i[square], j[square], cross[square]
+    gap = start[j] - start[i]
+    along_i = (gap[:, 0] * unit[j, 1] - gap[:, 1] * unit[j, 0]) / cross
+    meet = start[i] + along_i[:, None] * unit[i]
+    reach = CORNER_REACH[0] * np.minimum(length[i], length[j]) + CORNER_REACH[1]
+    out = []
+    seen: set[tuple[int, ...]] = set()
+    for k in range(len(i)):
+        ways = []
+        for s in (i[k], j[k]):
+            near, far = ((start[s], end[s]) if np.hypot(*(start[s] - meet[k]))
+                         <= np.hypot(*(end[s] - meet[k])) else (end[s], start[s]))
+            if np.hypot(*(near - meet[k])) > reach[k]:
+                break
+            ways.append((far - meet[k]) / max(float(np.hypot(*(far - meet[k]))), 1e-6))
+        # the two sides of one thick edge make twin segments, and twin corners
+        key = (*np.round(meet[k] / 4).astype(int).tolist(),
+               *(round(math.degrees(math.atan2(v[1], v[0])) / 8) for v in ways))
+        if len(ways) == 2 and key not in seen:
+            seen.add(key)
+            out.append(((meet[k], ways[0], ways[1]),
+                        (float(length[i[k]]), float(length[j[k]]))))
+    # the longest pairs first: a card's sides are its longest straight edges
+    out.sort(key=lambda c: -min(c[1]))
+    return out[:MAX_CORNERS]
+
+
+def _card_at(edges: Image, corner: Corner, lengths: tuple[float, float],
+             ) -> tuple[float, Quad] | None:
+    """The card most likely to have ``corner``: its far sides where edges run parallel
+    to the corner's segments all along them, in a card's proportions (with how well)."""
+    meet, way_a, way_b = corner
+    la, lb = lengths
+    reach = FAR_REACH * max(la, lb)  # a segment may be a part of its side
+    far_a = _peaks(*_side_offsets(edges, meet, way_a, way_b, lb, SHORT_SEGMENT * la, reach))
+    if not far_a:
+        return None
+    far_b = _peaks(*_side_offsets(edges, meet, way_b, way_a, la, SHORT_SEGMENT * lb, reach))
+    best: tuple[float, Quad] | None = None
+    for support_a, a in far_a:
+        for support_b, b in far_b:
+            ratio = max(a, b) / min(a, b)
+            if not ASPECT[0] <= ratio <= ASPECT[1]:
+                continue
+            score = min(support_a, support_b) - 0.3 * abs(math.log(ratio / CARD_ASPECT))
+            if best is None or score > best[0]:
+                best = (score, order_clockwise(np.array(
+                    [meet, meet + a * way_a, meet + a * way_a + b * way_b, meet + b * way_b],
+                    np.float32)))
+    return best
+
+
+FAR_REACH = 2.2
+"""How far a far side is looked for, in lengths of the corner's longer segment."""
+
+SHORT_SEGMENT = 0.8
+"""Least length of a card's side, as a fraction of the segment along it (a segment can
+overshoot a little, into a neighbour's collinear edge)."""
+
+SIDE_SAMPLES = 24
+"""Points looked at along a side (its ends left out: rounded corners)."""
+
+OFFSET_STEP = 2.0
+"""Pixels between the distances at which a far side is looked for (the edge mask's
+lines are three pixels wide)."""
+
+
+def _side_offsets(edges: Image, meet: NDArray[np.float32], along: NDArray[np.float32],
+                  across: NDArray[np.float32], span: float, lo: float, hi: float,
+                  ) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+    """For each distance from ``lo`` to ``hi`` pixels ``along`` from the corner, the
+    fraction of a side there (``span`` long, ``across``) that lies on edges."""
+    offsets = np.arange(lo, hi, OFFSET_STEP, dtype=np.float32)
+    t = np.linspace(0.12, 0.88, SIDE_SAMPLES, dtype=np.float32) * span
+    pts = np.round(meet + offsets[:, None, None] * along + t[None, :, None] * across
+                   ).astype(np.int32)
+    h, w = edges.shape[:2]
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    hits = edges[np.clip(pts[..., 1], 0, h - 1), np.clip(pts[..., 0], 0, w - 1)] > 0
+    return offsets, (hits & inside).mean(axis=1)
+
+
+def _peaks(offsets: NDArray[np.float32], support: NDArray[np.float64],
+           ) -> list[tuple[float, float]]:
+    """The distances (with their support) where a side lies on edges: local maxima of at
+    least :data:`SIDE_SUPPORT`, one per few pixels."""
+    out: list[tuple[float, float]] = []
+    for k in np.flatnonzero(support >= SIDE_SUPPORT).tolist():
+        if support[k] == support[max(0, k - 2):k + 3].max() and (
+                not out or offsets[k] - out[-1][1] > 4):
+            out.append((float(support[k]), float(offsets[k])))
+    return out
+
+
+def _explained(quad: Quad, known: list[Quad], found: list[Quad]) -> bool:
+    """Whether ``quad`` is a card already found (the same outline), or a guess already
+    made. An outline that it overlaps less is no reason: a card's outline may have run
+    into the pile's, and of two guesses that overlap the better placed may be the one
+    less sure of its sides (the reader takes whichever reads)."""
+    return any(_iou(quad, k) > SAME_OUTLINE for k in known + found)
+
+
+SAME_OUTLINE = 0.9
+"""Overlap (IoU) of a guess with a card found above which it is that card's outline."""
+
+
+def _inside(quad: Quad, w: int, h: int) -> bool:
+    return bool((quad[:, 0] >= 0).all() and (quad[:, 1] >= 0).all()
+                and (quad[:, 0] < w).all() and (quad[:, 1] < h).all())
