@@ -469,8 +469,10 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
                 and other[0].rank_p >= th.glyph
             field = fields(_reach(read))
-            # (another card's pips may lie on an overlapped card's face)
-            counted = not overlapped and counted_rank(field) == only.rank
+            # (another card's pips may lie on an overlapped card's face: there they must
+            # be of the corner's suit too)
+            counted = counted_rank(field) == only.rank and (
+                not overlapped or (field.suit or field.pooled_suit) == only.suit)
             # ... or with a court's picture, the other corner leaning to no other rank
             pictured = (not overlapped and only.rank in COURTS and field.picture
                         and field.pips < 4 and not field.alike

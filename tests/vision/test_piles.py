@@ -89,8 +89,8 @@ def test_a_guess_that_reads_replaces_the_unread_outline_it_overlaps(
     image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
     card = _card_at((320, 240), (120, 168), 0)
     _placed(image, card, "9C")
-    # the first look outlined the card with a pile's corner: its index cut off
-    run_into = card + np.float32([[0, 40], [0, 40], [0, 0], [0, 0]])
+    # the first look outlined the card with a pile's corners: both indices cut off
+    run_into = card + np.float32([[0, 40], [0, 40], [0, -40], [0, -40]])
     _pile_of(monkeypatch, [FoundCard(run_into, [], True),
                            FoundCard(card, [], True, guessed=True)])
     seen = Recognizer("standard").detect(image)

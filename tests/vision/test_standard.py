@@ -373,3 +373,16 @@ def test_a_small_cards_faint_index_is_cut_at_a_fainter_level(card: str) -> None:
     faint = face.astype(np.uint8)
     assert identify_standard(faint, card_px=60).card == card
     assert identify_standard(faint).card is None
+
+
+def test_an_overlapped_card_with_one_corner_covered_is_read_when_its_pips_count_it() -> None:
+    # a card partly under another: one index corner hidden, the other clear; its pips,
+    # as many as its rank and of its suit, second the clear corner (another card's index
+    # in that corner would have to match this card's pips too)
+    card = _ours("5S").copy()
+    cover = np.float32([[150, 230], [200, 180], [200, 280], [120, 280]])  # a white card's corner
+    cv2.fillConvexPoly(card, np.round(cover).astype(np.int32), (245, 245, 245))
+    assert identify_standard(card, card_px=150, overlapped=True).card == "5S"
+    # one pip covered as well: four pips count no five, and one corner is not enough
+    cv2.circle(card, (100, 140), 24, (245, 245, 245), -1)
+    assert identify_standard(card, card_px=150, overlapped=True).card is None
