@@ -145,22 +145,19 @@ def _edged(edges: Image, quad: Quad) -> bool:
 
 def side_support(edges: Image, quad: Quad) -> NDArray[np.float64]:
     """The fraction of each side of ``quad`` that runs along the edge mask (its ends left
-    out: rounded corners)."""
-    t = np.linspace(0.1, 0.9, EDGE_SAMPLES, dtype=np.float32)[:, None]
+    out: rounded corners), looking two pixels either way across it (a side is rarely
+    perfectly straight)."""
+    t = np.linspace(0.1, 0.9, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
+    a, b = quad[:, None, :], quad[_NEXT][:, None, :]
+    pts = np.round(a + t * (b - a)).astype(np.int32)  # sides x samples x 2
+    normal = np.stack([a[..., 1] - b[..., 1], b[..., 0] - a[..., 0]], axis=-1)
+    normal /= np.maximum(np.hypot(normal[..., 0], normal[..., 1]), 1e-6)[..., None]
     h, w = edges.shape[:2]
-    support = np.zeros(4, np.float64)
-    for side, (a, b) in enumerate(zip(quad, quad[_NEXT], strict=True)):
-        pts = np.round(a + t * (b - a)).astype(np.int32)
-        xs, ys = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
-        # two pixels either way across the side: a side is rarely perfectly straight
-        normal = np.array([a[1] - b[1], b[0] - a[0]], np.float32)
-        normal /= max(float(np.hypot(*normal)), 1e-6)
-        hits = edges[ys, xs] > 0
-        for k in (-2, 2):
-            off = np.round(pts + k * normal).astype(np.int32)
-            hits |= edges[np.clip(off[:, 1], 0, h - 1), np.clip(off[:, 0], 0, w - 1)] > 0
-        support[side] = float(hits.mean())
-    return support
+    hits = np.zeros(pts.shape[:2], bool)
+    for k in (-2, 0, 2):
+        off = np.round(pts + k * normal).astype(np.int32)
+        hits |= edges[np.clip(off[..., 1], 0, h - 1), np.clip(off[..., 0], 0, w - 1)] > 0
+    return np.asarray(hits.mean(axis=1), np.float64)
 
 
 EDGE_SAMPLES = 32
