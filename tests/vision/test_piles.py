@@ -37,7 +37,7 @@ def _placed(image: np.ndarray, quad: np.ndarray, card: str) -> None:
 def test_two_segments_square_at_their_ends_make_one_corner() -> None:
     # an L: one segment along x, one along y, meeting (nearly) at (10, 10); a third
     # segment parallel to the first makes no corner with it
-    segments = np.float32([[12, 10, 110, 10], [10, 13, 10, 150], [12, 60, 110, 60]])
+    segments = np.array([[12, 10, 110, 10], [10, 13, 10, 150], [12, 60, 110, 60]], np.float32)
     corners = _corners(segments)
     meets = {(round(float(m[0])), round(float(m[1]))) for (m, _, _), _ in corners}
     assert meets == {(10, 10)}  # the parallel one meets the upright at its middle
@@ -48,7 +48,7 @@ def test_two_segments_square_at_their_ends_make_one_corner() -> None:
 
 def test_segments_that_do_not_meet_at_an_end_make_no_corner() -> None:
     # a T: the upright segment stops at the middle of the other
-    assert _corners(np.float32([[10, 10, 110, 10], [60, 12, 60, 150]])) == []
+    assert _corners(np.array([[10, 10, 110, 10], [60, 12, 60, 150]], np.float32)) == []
 
 
 @pytest.mark.skipif(not INSTALLED, reason="no published deck design installed "
@@ -90,7 +90,7 @@ def test_a_guess_that_reads_replaces_the_unread_outline_it_overlaps(
     card = _card_at((320, 240), (120, 168), 0)
     _placed(image, card, "9C")
     # the first look outlined the card with a pile's corners: both indices cut off
-    run_into = card + np.float32([[0, 40], [0, 40], [0, -40], [0, -40]])
+    run_into = card + np.array([[0, 40], [0, 40], [0, -40], [0, -40]], np.float32)
     _pile_of(monkeypatch, [FoundCard(run_into, [], True),
                            FoundCard(card, [], True, guessed=True)])
     seen = Recognizer("standard").detect(image)
@@ -101,7 +101,7 @@ def test_a_guess_never_overrules_a_card_already_named(monkeypatch: pytest.Monkey
     image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
     card = _card_at((320, 240), (120, 168), 0)
     _placed(image, card, "9C")
-    shifted = card + np.float32([12, 0])  # a guess half on the card, half on the table
+    shifted = card + np.array([12, 0], np.float32)  # a guess half on the card, half on the table
     _pile_of(monkeypatch, [FoundCard(card, [], False),
                            FoundCard(shifted, [], True, guessed=True)])
     seen = Recognizer("standard").detect(image)
@@ -127,7 +127,7 @@ def test_a_card_is_guessed_round_an_unread_outline_of_two(
     cv2.polylines(image, [np.round(under).astype(np.int32)], True, (150, 150, 150), 1)
     _placed(image, top, "9C")
     cv2.polylines(image, [np.round(top).astype(np.int32)], True, (120, 120, 120), 1)
-    both = order_clockwise(np.float32([[235, 129], [405, 129], [405, 349], [235, 349]]))
+    both = order_clockwise(np.array([[235, 129], [405, 129], [405, 349], [235, 349]], np.float32))
     _pile_of(monkeypatch, [FoundCard(both, [])])
     seen = Recognizer("standard").detect(image)
     assert [d.card for d in seen] == ["9C"]

@@ -380,7 +380,8 @@ def test_an_overlapped_card_with_one_corner_covered_is_read_when_its_pips_count_
     # as many as its rank and of its suit, second the clear corner (another card's index
     # in that corner would have to match this card's pips too)
     card = _ours("5S").copy()
-    cover = np.float32([[150, 230], [200, 180], [200, 280], [120, 280]])  # a white card's corner
+    # a white card's corner over the bottom-right index
+    cover = np.array([[150, 230], [200, 180], [200, 280], [120, 280]], np.float32)
     cv2.fillConvexPoly(card, np.round(cover).astype(np.int32), (245, 245, 245))
     assert identify_standard(card, card_px=150, overlapped=True).card == "5S"
     # one pip covered as well: four pips count no five, and one corner is not enough
