@@ -312,7 +312,7 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
 
 
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
-                      th: Thresholds) -> Reading | None:
+                      th: Thresholds, overlapped: bool = False) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
     few pixels), settled by what its face shows, with both corners in view:
 
@@ -320,8 +320,12 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
       all of one suit, no picture) and one corner reads that very rank and suit;
     * a court card when both corners lean to the same court card and the face shows a
       picture, not pips.
+
+    Not on a card over or under another (``overlapped``) against a corner that reads
+    another rank clearly: its outline may cut it, the pips counted a part of them.
     """
-    if len(readings) < 2:
+    if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
+            r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
     field = face()
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
@@ -420,6 +424,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     readings, _ = read_corners(card, th, small)
     fields = _fields_of(card, th)
     face = partial(fields, _reach(readings, th.agreeing_glyph))
+    settle = partial(_settled_by_field, face, readings, th, overlapped)
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
     if not readings:
@@ -432,7 +437,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card:
         read = alike  # two corners read apart from each other agree: less need each be sure
     if not read or len({r.card for r in read}) > 1:
-        settled = _settled_by_field(face, readings, th)
+        settled = settle()
         if settled is not None:
             return settled
     if not read:
@@ -459,7 +464,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
-            return (_settled_by_field(face, readings, th)
+            return (settle()
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
@@ -485,7 +490,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
-            return _settled_by_field(face, readings, th) or Reading(None, 0.0, reason)
+            return settle() or Reading(None, 0.0, reason)
     if _field_denies(read[0].rank, fields(_reach(read)),
                      partly_hidden=len(read) == 1, suit=read[0].suit,
                      both_corners=both_corners):

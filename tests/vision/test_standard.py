@@ -19,7 +19,7 @@ import vision.pipeline as pipeline
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
-from vision.face import read_field
+from vision.face import Field, read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import index_candidates
 from vision.photobench import ALL, run_photos
@@ -27,7 +27,7 @@ from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
-from vision.standard import Thresholds, identify_standard
+from vision.standard import CornerReading, Thresholds, _settled_by_field, identify_standard
 
 INSTALLED = {d.name for d in published_designs()}
 HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
@@ -387,3 +387,15 @@ def test_an_overlapped_card_with_one_corner_covered_is_read_when_its_pips_count_
     # one pip covered as well: four pips count no five, and one corner is not enough
     cv2.circle(card, (100, 140), 24, (245, 245, 245), -1)
     assert identify_standard(card, card_px=150, overlapped=True).card is None
+
+
+def test_pips_do_not_settle_an_overlapped_card_against_a_corner_read_clearly() -> None:
+    # an outline that cuts an overlapped 10 of clubs: one corner reads "10" clearly, the
+    # other (inside the card) a 6 faintly, and six whole pips lie in the outline
+    readings = [CornerReading("10", "C", 0.9997, 1.0, True, 0),
+                CornerReading("6", "C", 0.85, 0.85, True, 1)]
+    six = Field(6, 0, False, alike=6, pooled_suit="C")
+    # a card alone (a small one, whose index is a blot) is settled by its pips
+    settled = _settled_by_field(lambda: six, readings, Thresholds())
+    assert settled is not None and settled.card == "6C"
+    assert _settled_by_field(lambda: six, readings, Thresholds(), overlapped=True) is None
