@@ -280,6 +280,16 @@ def quad_iou(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
     return _iou(np.asarray(a, np.float32), np.asarray(b, np.float32))
 
 
+def inside(quad: NDArray[np.floating], image: Image) -> bool:
+    """Whether every corner of ``quad`` lies inside ``image``.
+
+    >>> inside(np.float32([[0, 0], [9, 0], [9, 9], [0, 9]]), np.zeros((10, 10), np.uint8))
+    True
+    """
+    h, w = image.shape[:2]
+    return bool(quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h)
+
+
 def _contains(big: Quad, point: NDArray[np.floating]) -> bool:
     return cv2.pointPolygonTest(big, (float(point[0]), float(point[1])), False) >= 0
 
@@ -464,9 +474,10 @@ OVERLAP = 0.02
 """Fraction of a card's area under or over another card found, from which the card is
 overlapped: one of its corners may show the other card's index."""
 
-def _overlaps_another(quad: Quad, quads: list[Quad]) -> bool:
+def _overlaps_another(quad: Quad, quads: list[Quad], least: float = OVERLAP) -> bool:
+    """Whether another of ``quads`` lies over or under more than ``least`` of ``quad``."""
     area = cv2.contourArea(quad)
-    return any(other is not quad and cv2.intersectConvexConvex(quad, other)[0] > OVERLAP * area
+    return any(other is not quad and cv2.intersectConvexConvex(quad, other)[0] > least * area
                for other in quads)
 
 

@@ -29,6 +29,7 @@ from vision.detect import (
     _area_limits,
     _iou,
     edge_mask,
+    inside,
     order_clockwise,
 )
 
@@ -70,10 +71,10 @@ def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
     none is one of the ``cards`` found already, but one may be a better outline of a
     card found overlapped. ``edges`` is the frame's dilated edge mask."""
     known = [c.quad for c in cards]
-    card = float(np.median([cv2.contourArea(k) for k in known])) if known else 0.0
+    card = _card_area(known)
     lo = _area_limits(settings, float(gray.shape[0] * gray.shape[1]))[0]
     return _guesses(gray, edges, _regions(piles, cards, max(card, lo), gray.shape[1::-1]),
-                    known, settings)
+                    known, card, settings)
 
 
 def cards_round(image: Image, unread: list[Quad], known: list[Quad],
@@ -90,21 +91,26 @@ def cards_round(image: Image, unread: list[Quad], known: list[Quad],
         (x0, y0), (x1, y1) = (centre + (quad - centre) * ROUND_UNREAD).min(axis=0), (
             centre + (quad - centre) * ROUND_UNREAD).max(axis=0)
         boxes.append((max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)))
-    return _guesses(gray, edge_mask(gray), boxes, known, settings)
+    return _guesses(gray, edge_mask(gray), boxes, known, _card_area(known), settings)
 
 
 ROUND_UNREAD = 1.3
 """How far round an unread outline guesses are looked for (times its size)."""
 
 
+def _card_area(known: list[Quad]) -> float:
+    """The median area of the ``known`` outlines (0 when there are none)."""
+    return float(np.median([cv2.contourArea(k) for k in known])) if known else 0.0
+
+
 def _guesses(gray: Image, edges: Image, boxes: list[tuple[int, int, int, int]],
-             known: list[Quad], settings: DetectorSettings) -> list[Quad]:
+             known: list[Quad], card: float, settings: DetectorSettings) -> list[Quad]:
     """Card outlines guessed from the straight segments in ``boxes`` (x0, y0, x1, y1),
-    best first, none of them one of the ``known`` outlines."""
+    best first, none of them one of the ``known`` outlines (``card``: their median
+    area)."""
     h, w = gray.shape[:2]
     lo, hi = _area_limits(settings, float(h * w))
     # one deck: a guess about the size of the cards found is likelier a card
-    card = float(np.median([cv2.contourArea(k) for k in known])) if known else 0.0
     guesses: list[tuple[float, Quad]] = []
     for x0, y0, x1, y1 in boxes:
         if min(x1 - x0, y1 - y0) < 16:
@@ -124,7 +130,7 @@ def _guesses(gray: Image, edges: Image, boxes: list[tuple[int, int, int, int]],
     for _, quad in sorted(guesses, key=lambda g: -g[0]):
         if len(found) == MAX_PILE_CARDS:
             break
-        if not _explained(quad, known, found) and _inside(quad, w, h):
+        if not _explained(quad, known, found) and inside(quad, gray):
             found.append(quad)
     return found
 
@@ -303,8 +309,3 @@ def _explained(quad: Quad, known: list[Quad], found: list[Quad]) -> bool:
 
 SAME_OUTLINE = 0.9
 """Overlap (IoU) of a guess with a card found above which it is that card's outline."""
-
-
-def _inside(quad: Quad, w: int, h: int) -> bool:
-    return bool((quad[:, 0] >= 0).all() and (quad[:, 1] >= 0).all()
-                and (quad[:, 0] < w).all() and (quad[:, 1] < h).all())

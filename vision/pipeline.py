@@ -15,8 +15,10 @@ from vision.detect import (
     CARD_W,
     DetectorSettings,
     Outline,
+    _overlaps_another,
     dewarp,
     find_cards_with_alternates,
+    inside,
     portrait,
     quad_iou,
 )
@@ -127,16 +129,6 @@ def short_side(quad: NDArray[np.float32]) -> float:
     return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
 
 
-def _inside(quad: NDArray[np.float32], image: Image) -> bool:
-    """Whether every corner of ``quad`` lies inside ``image``.
-
-    >>> _inside(np.float32([[0, 0], [9, 0], [9, 9], [0, 9]]), np.zeros((10, 10), np.uint8))
-    True
-    """
-    h, w = image.shape[:2]
-    return bool(quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h)
-
-
 _CUT_INDEX = frozenset({Refusal.INDEX_NOT_FOUND, Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR})
 """Refusals an index cut by a side drawn inside the card can give."""
 
@@ -189,7 +181,7 @@ class Recognizer:
             # cut: read it again a little larger (not a small card, whose few-pixel index
             # read twice is read wrong more often)
             bigger = grown(quad, INDEX_MARGIN)
-            if _inside(bigger, image):
+            if inside(bigger, image):
                 again = identify_standard(dewarp(image, bigger), card_px=side,
                                           overlapped=overlapped)
                 if again.card is not None:
@@ -205,7 +197,7 @@ class Recognizer:
         tries = [grown(quad, SIDE_PUSHES[0])] + [
             pushed(quad, which, amount) for amount in SIDE_PUSHES for which in range(4)]
         for moved in tries:
-            if not _inside(moved, image):
+            if not inside(moved, image):
                 continue
             again = identify_standard(dewarp(image, moved), card_px=side, overlapped=True)
             if again.card is not None:
@@ -227,7 +219,7 @@ class Recognizer:
             yield [portrait(around[0])]
         for border in BORDER_GUESSES:
             bigger = grown(q, border)
-            if not _inside(bigger, image):
+            if not inside(bigger, image):
                 break
             yield [bigger]
         # the deck's own panel, its card's outline merged with others': the card round
@@ -236,7 +228,7 @@ class Recognizer:
         sides = self.gallery.panel_sides if self.gallery is not None else None
         if sides is not None:
             outlines = (sides_out(np.roll(q, turn, axis=0), *sides) for turn in range(4))
-            yield [portrait(o) for o in outlines if _inside(o, image)]
+            yield [portrait(o) for o in outlines if inside(o, image)]
 
     def detect(self, image: Image) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``)."""
@@ -277,8 +269,8 @@ class Recognizer:
         over = [k for k, d in enumerate(out) if quad_iou(d.quad, quad) > GUESS_OVERLAP]
         if any(out[k].card is not None for k in over):
             return
-        if self.gallery is not None and any(
-                d.card is not None and _covers(d.quad, quad) for d in out):
+        if self.gallery is not None and _overlaps_another(
+                quad, [d.quad for d in out if d.card is not None], GUESS_COVERED):
             # part of a taught card under another may be what tells it from its near
             # twins (a star apart): its reading cannot say what it does not see
             return
@@ -288,13 +280,6 @@ class Recognizer:
         for k in sorted(over, reverse=True):
             del out[k]
         out.append(Detection(card, quad, score, None))
-
-
-def _covers(named: NDArray[np.float32], guess: NDArray[np.float32]) -> bool:
-    """Whether a card found lies over (or under) part of a guessed one."""
-    inter, _ = cv2.intersectConvexConvex(np.asarray(named, np.float32),
-                                         np.asarray(guess, np.float32))
-    return float(inter) > GUESS_COVERED * cv2.contourArea(np.asarray(guess, np.float32))
 
 
 GUESS_COVERED = 0.03
