@@ -363,8 +363,9 @@ class FoundCard:
     """Runner-up outlines of the card, smaller than ``quad`` (see
     :func:`find_cards_with_alternates`)."""
     overlapped: bool = False
-    """The card lies over or under another card, or was found in the outline round a
-    cluster of cards: a corner may show another card's index."""
+    """The card lies over or under another card, was found in the outline round a
+    cluster of cards, or has a side along no edge (:data:`EDGED_SIDE`): a corner may
+    show another card's index."""
     guessed: bool = False
     """Found on a pile by its sides alone (:mod:`vision.piles`): a card only if it reads."""
 
@@ -409,7 +410,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # best-shaped first: a tight card outline before a blob of two overlapping cards
     found.sort(key=lambda t: -t[0] * t[2])
     # (imported here: these modules build on this one's outline primitives)
-    from vision.clusters import cards_in_clusters, without_blobs
+    from vision.clusters import cards_in_clusters, side_support, without_blobs
     from vision.piles import cards_on_piles
     from vision.second_look import cards_left_open
 
@@ -453,7 +454,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     if settings.card_area is None:
         out = _without_fragments(out)
     quads = [q for q, _ in out]
-    cards = [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads))
+    # a card may lie over or under another; an outline with a side along no edge may be
+    # round parts of two cards (one card's corners and the other's face)
+    cards = [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads)
+                       or float(side_support(masks[0], q).min()) < EDGED_SIDE)
              for q, alt in out]
     return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
         gray, masks[0], open_outlines, cards, settings)] if piles else cards
@@ -473,6 +477,12 @@ def _without_fragments(out: list[tuple[Quad, list[Outline]]],
 OVERLAP = 0.02
 """Fraction of a card's area under or over another card found, from which the card is
 overlapped: one of its corners may show the other card's index."""
+
+EDGED_SIDE = 0.4
+"""Least fraction of each side of a card's outline that runs along an edge: an outline
+with a side across paper (round the corners of one card and the face of another under
+it) counts as overlapped, and then names a card only where both its corners read it
+(overlapping held-out scenes, seeds 500-559: 3 more cards in 171 read, 2 wrong fewer)."""
 
 def _overlaps_another(quad: Quad, quads: list[Quad], least: float = OVERLAP) -> bool:
     """Whether another of ``quads`` lies over or under more than ``least`` of ``quad``."""

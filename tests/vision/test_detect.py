@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.bench import PUBLISHED, bench_designs, conditions_for
 from vision.detect import (
     DetectorSettings,
     _panel_of,
@@ -300,3 +301,20 @@ def test_an_overlapped_card_whose_outline_cuts_its_index_is_read_pushed_out() ->
     # read as it is, one corner's index is cut, and an overlapped card needs both
     assert identify_standard(dewarp(image, narrowed), card_px=110, overlapped=True).card is None
     assert Recognizer("standard")._read_quad(image, narrowed, overlapped=True)[0] == "10C"
+
+
+@pytest.mark.skipif(not bench_designs(), reason="no published deck design installed "
+                    "(scripts/ensure-card-designs.sh)")
+def test_an_outline_with_a_side_across_paper_names_no_other_card() -> None:
+    # three overlapping cards: one outline takes the corners of the five of spades and the
+    # nine of spades with a side across the jack of diamonds between them, and its top
+    # corner reads the five. A side along no edge makes the outline overlapped: both of
+    # its corners must read the card it names, and here they do not
+    scene = render_scene(conditions_for(PUBLISHED, "overlap"), 514)
+    found = find_cards_with_alternates(scene.image)
+    across = [f for f in found if all(quad_iou(f.quad, t.quad) < 0.6 for t in scene.cards)]
+    assert across and all(f.overlapped for f in across)
+    for d in Recognizer("standard").detect(scene.image):
+        if d.card is not None:
+            truth = next(t for t in scene.cards if t.card == d.card)
+            assert quad_iou(d.quad, truth.quad) > 0.6, d.card
