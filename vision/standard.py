@@ -383,6 +383,34 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     return Reading(rank + suit, th.glyph)
 
 
+def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
+                    th: Thresholds) -> Reading | None:
+    """A small card whose two corners read one rank but not one suit (spades and clubs a
+    few pixels high look alike), its suit told by its pips, which are many times its
+    index: the suit they are nearly all of (or make together), and one that a corner
+    reads in ink of its colour. Nothing away from the corners may deny the card; a number
+    card's pips must count its rank, and a court must show a picture.
+    """
+    if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
+            r.rank_p < th.agreeing_glyph for r in readings):
+        return None
+    field = face()
+    rank = readings[0].rank
+    # a number card's pips must count its rank (a court read as a number card shows a
+    # picture, some of whose pieces may pass for pips)
+    counts = rank in COURTS or rank in (counted_rank(field), "A" if field.pips == 1 else str(
+        field.pips))
+    if field.washed or not counts or (rank in COURTS and not field.picture) or (
+            None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
+        return None
+    suit = field.suit or field.pooled_suit
+    if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
+                               for r in readings) or _field_denies(
+            rank, field, suit=suit, both_corners=True):
+        return None
+    return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
+
+
 def identify_standard(card: Image, th: Thresholds | None = None,
                       card_px: float | None = None, overlapped: bool = False,
                       may_turn: bool = True) -> Reading:
@@ -427,6 +455,8 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     settle = partial(_settled_by_field, face, readings, th, overlapped)
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
+    suited = (partial(_suited_by_pips, face, readings, th)
+              if small and not overlapped else lambda: None)
     if not readings:
         if _washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)
@@ -448,12 +478,12 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             reason = Refusal.RANK_UNCLEAR
         else:
             reason = Refusal.SUIT_UNCLEAR
-        return (pips() if reason is not Refusal.GLARE else None) or Reading(
+        return (suited() or pips() if reason is not Refusal.GLARE else None) or Reading(
             None, 0.0, reason)
     if len({r.card for r in read}) > 1:
         # a small card's two indices are blots of a few pixels each; its pips are not
-        return (pips() if both_corners else None) or Reading(None, 0.0,
-                                                             Refusal.CORNERS_DISAGREE)
+        return suited() or (pips() if both_corners else None) or Reading(
+            None, 0.0, Refusal.CORNERS_DISAGREE)
     if len(read) == 1:
         only = read[0]
         other = [r for r in readings if r.corner != only.corner]

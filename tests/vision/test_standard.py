@@ -27,7 +27,13 @@ from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
-from vision.standard import CornerReading, Thresholds, _settled_by_field, identify_standard
+from vision.standard import (
+    CornerReading,
+    Thresholds,
+    _settled_by_field,
+    _suited_by_pips,
+    identify_standard,
+)
 
 INSTALLED = {d.name for d in published_designs()}
 HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
@@ -399,3 +405,25 @@ def test_pips_do_not_settle_an_overlapped_card_against_a_corner_read_clearly() -
     settled = _settled_by_field(lambda: six, readings, Thresholds())
     assert settled is not None and settled.card == "6C"
     assert _settled_by_field(lambda: six, readings, Thresholds(), overlapped=True) is None
+
+
+def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
+    # both corners of a small two read "2", one as spades and one as clubs: its two pips,
+    # many times the index's suit, are spades (one by one, and pooled)
+    readings = [CornerReading("2", "C", 0.94, 0.83, True, 0),
+                CornerReading("2", "S", 1.0, 1.0, True, 1)]
+    spades = Field(1, 1, True, suit="S", alike=2, pooled_suit="S")
+    th = Thresholds()
+    suited = _suited_by_pips(lambda: spades, readings, th)
+    assert suited is not None and suited.card == "2S" and suited.score <= th.glyph
+    # pips of a suit neither corner reads, or pips that do not count the rank, tell nothing
+    hearts = Field(2, 0, False, suit="H", alike=2, pooled_suit="H")
+    assert _suited_by_pips(lambda: hearts, readings, th) is None
+    three = Field(3, 0, False, suit="S", alike=3, pooled_suit="S")
+    assert _suited_by_pips(lambda: three, readings, th) is None
+    # a court read as a number card: its picture's pieces count for no pips
+    jack = [CornerReading("3", "C", 0.5, 0.9, True, 0), CornerReading("3", "S", 0.6, 0.5, True, 1)]
+    assert _suited_by_pips(lambda: Field(1, 3, True, suit="C"), jack, th) is None
+    # corners that read two ranks are not settled here
+    apart = [readings[0], CornerReading("3", "S", 1.0, 1.0, True, 1)]
+    assert _suited_by_pips(lambda: spades, apart, th) is None
