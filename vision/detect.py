@@ -56,7 +56,8 @@ class DetectorSettings:
     card_area: float | None = None  # expected card area in pixels, when calibrated
     min_fill: float = 0.88  # contour area / quad area
     aspect_range: tuple[float, float] = (1.02, 2.25)  # long / short side: 35 degrees of tilt
-    # foreshortens a card to nearly square, or stretches it, near the image edges
+    # foreshortens a card to nearly square, or stretches it, near the image edges (a
+    # squarer outline is taken only apart: see find_cards_with_alternates' ``squares``)
     max_corner_angle: float = 45.0  # degrees away from 90 at any corner (a photo taken
     # obliquely, from a seat, skews a card's corners to 50 and 130 degrees)
 
@@ -166,10 +167,12 @@ def _area_limits(settings: DetectorSettings, image_area: float) -> tuple[float, 
 
 
 def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
-                      image_area: float, refine: bool = True) -> Quad | None:
+                      image_area: float, refine: bool = True,
+                      square: bool = False) -> Quad | None:
     """The card quad a contour outlines, or ``None`` when it is not card-shaped.
 
     ``refine=False`` skips fitting the sides (cheaper; corners cut by the rounding).
+    ``square``: an outline squarer than ``settings.aspect_range`` allows is a quad too.
     """
     area = cv2.contourArea(contour)
     lo, hi = _area_limits(settings, image_area)
@@ -198,7 +201,8 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     if quad_area <= 0 or not settings.min_fill <= hull_area / quad_area <= (
             1.06 if refine else 1.22):
         return None
-    if not settings.aspect_range[0] <= _side_ratio(quad) <= settings.aspect_range[1]:
+    if not (1.0 if square else settings.aspect_range[0]) <= _side_ratio(quad) <= (
+            settings.aspect_range[1]):
         return None
     if np.abs(_corner_angles(quad) - 90).max() > settings.max_corner_angle:
         return None
@@ -368,16 +372,24 @@ class FoundCard:
     show another card's index."""
     guessed: bool = False
     """Found on a pile by its sides alone (:mod:`vision.piles`): a card only if it reads."""
+    square: bool = False
+    """Squarer than a card, apart from other cards (see :func:`find_cards_with_alternates`'
+    ``squares``): a card only if it reads."""
 
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
-                               piles: bool = False) -> list[FoundCard]:
+                               piles: bool = False, squares: bool = False,
+                               ) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
     through its quad may try these; only outlines smaller than the kept one are
     offered (a card inside a halo, not a blob round a card). Each card says whether
-    it overlaps another. With ``piles``, guesses at cards on piles follow.
+    it overlaps another. With ``piles``, guesses at cards on piles follow. With
+    ``squares``, square outlines apart from every card found follow, flagged
+    ``square``: a card foreshortened by a steeply tilted camera, or a square thing on
+    the table (a tile, a coaster, a board's cells), a card only if it reads (the
+    visible part of a card under another is often square too: hence apart).
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -389,6 +401,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     image_area = float(h * w)
     found: list[tuple[float, Quad, float, NDArray[np.int32]]] = []
     open_outlines: list[NDArray[np.int32]] = []  # card-sized, but not closed or not filled
+    square: list[Quad] = []  # card-sized outlines squarer than a card (``squares``)
     min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
     smallest = _area_limits(settings, image_area)[0]
     masks = _candidate_masks(gray)
@@ -398,7 +411,12 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
             if len(c) < min_points:  # too short to go round even the smallest card
                 continue
             contour = np.asarray(c, np.int32)
-            q = quad_from_contour(contour, settings, image_area, refine=False)
+            q = quad_from_contour(contour, settings, image_area, refine=False,
+                                  square=squares)
+            if q is not None and _side_ratio(q) < settings.aspect_range[0]:
+                if not _on_frame(q, w, h):
+                    square.append(q)
+                q = None  # (as before, an outline for the clusters and piles to look at)
             if q is not None and not _on_frame(q, w, h) and not (
                     cv2.contourArea(q) > LARGE_CARD * image_area
                     and _square_cornered(contour, q)):
@@ -459,6 +477,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     cards = [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads)
                        or float(side_support(masks[0], q).min()) < EDGED_SIDE)
              for q, alt in out]
+    for q in square:
+        if not any(cv2.intersectConvexConvex(q, k)[0] > 0 for k in quads):
+            quads.append(q)
+            cards.append(FoundCard(q, [], square=True))
     return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
         gray, masks[0], open_outlines, cards, settings)] if piles else cards
 

@@ -234,7 +234,8 @@ class Recognizer:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out: list[Detection] = []
         guesses = []
-        for found in find_cards_with_alternates(image, self.settings, piles=True):
+        for found in find_cards_with_alternates(image, self.settings, piles=True,
+                                                squares=True):
             q = portrait(found.quad)
             if found.guessed:
                 guesses.append(q)
@@ -249,6 +250,8 @@ class Recognizer:
                     if named:
                         (card, score, _), q = max(named, key=lambda rg: rg[0][1])
                         break
+            if card is None and found.square:
+                continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
         # an unread outline may be round two cards of a pile: guesses round it too (not
         # round a small card, unread for its few-pixel index, nor one unread for glare)

@@ -318,3 +318,26 @@ def test_an_outline_with_a_side_across_paper_names_no_other_card() -> None:
         if d.card is not None:
             truth = next(t for t in scene.cards if t.card == d.card)
             assert quad_iou(d.quad, truth.quad) > 0.6, d.card
+
+
+def test_a_card_foreshortened_to_a_square_is_read_and_a_square_tile_is_no_card() -> None:
+    # a camera tilted steeply makes a card's long sides as short as its short ones: the
+    # outline is square, and kept because it reads; a blank square tile reads nothing
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    face = render_card("standard", "7D", 3)
+    h, w = face.shape[:2]
+    card = np.array([[150, 170], [290, 170], [290, 310], [150, 310]], np.float32)
+    to_image = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), card)
+    cv2.warpPerspective(face, to_image, (640, 480), dst=image,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    tile = np.array([[400, 170], [540, 170], [540, 310], [400, 310]], np.float32)
+    cv2.fillConvexPoly(image, tile.astype(np.int32), (235, 235, 235))
+    assert find_cards_with_alternates(image) == []  # squarer than a card
+    found_apart = find_cards_with_alternates(image, squares=True)
+    assert all(f.square for f in found_apart)  # each a card only if it reads
+    assert any(quad_iou(f.quad, card) > 0.85 for f in found_apart)
+    assert any(quad_iou(f.quad, tile) > 0.85 for f in found_apart)
+    found = Recognizer("standard").detect(image)
+    assert [d.card for d in found] == ["7D"]
+    assert quad_iou(found[0].quad, card) > 0.85

@@ -73,7 +73,7 @@ def test_a_card_on_a_pile_with_no_outline_of_its_own_is_guessed_and_read() -> No
 
 def _pile_of(monkeypatch: pytest.MonkeyPatch, found: list[FoundCard]) -> None:
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False: found)
+                        lambda image, settings=None, piles=False, squares=False: found)
 
 
 def test_a_guess_that_does_not_read_is_no_card(monkeypatch: pytest.MonkeyPatch) -> None:
