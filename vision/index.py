@@ -270,9 +270,10 @@ def _pairs(comps: list[tuple[int, Box]], card_h: int,
 
 def _ranks_from(i: int, b: Box, comps: list[tuple[int, Box]]) -> list[tuple[list[int], Box]]:
     """The rank that glyph ``i`` starts: with the glyphs side by side at its height ("10",
-    or a broken glyph), and alone too when one of those is much taller (a large pip
-    beside a faint rank is no part of it)."""
+    or a broken glyph), and without those much taller too (a large pip beside a faint
+    rank, or beside a "10", is no part of it)."""
     ids, box = [i], b
+    alike_ids, alike_box = [i], b  # the glyphs side by side but the much taller ones
     taller = False
     for j, c in comps:
         if j == i:
@@ -281,11 +282,15 @@ def _ranks_from(i: int, b: Box, comps: list[tuple[int, Box]]) -> list[tuple[list
         gap = max(c.x - box.x1, box.x - c.x1)
         if (overlap >= 0.6 * min(box.h, c.h) and gap <= 0.35 * box.h
                 and 0.5 * box.h <= c.h <= 1.6 * box.h):
-            taller = taller or c.h > SIDE_BY_SIDE_TALLER * b.h
             ids.append(j)
             box = box.union(c)
+            if c.h > SIDE_BY_SIDE_TALLER * b.h:
+                taller = True
+            elif max(c.x - alike_box.x1, alike_box.x - c.x1) <= 0.35 * b.h:
+                alike_ids.append(j)
+                alike_box = alike_box.union(c)
     out = [(ids, box)] if box.w <= 2.0 * box.h else []  # wider: a row of pips
-    return [*out, ([i], b)] if taller else out
+    return [*out, (alike_ids, alike_box)] if taller else out
 
 
 def _suit_below(ids: list[int], box: Box, comps: list[tuple[int, Box]],

@@ -192,7 +192,10 @@ def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:
 def _best(readings: list[CornerReading], th: Thresholds) -> CornerReading:
     """A corner's best reading; made unclear when another cut of the same corner reads
     another card nearly as well (a rank the blur leaves between 3 and 5, say)."""
-    chosen = max(readings, key=lambda r: (r.colour_ok, r.p))
+    # (between two cuts reading alike, the surer rank, then the tighter index: a rank
+    # joined to the pip beside it reads as well but reaches too far in)
+    chosen = max(readings, key=lambda r: (r.colour_ok, r.p, r.rank_p,
+                                          -r.extent[0] * r.extent[1]))
     if any(r.card != chosen.card and r.colour_ok and r.p >= th.rival * chosen.p
            for r in readings):
         chosen = replace(chosen, rank_p=min(chosen.rank_p, th.rival * chosen.rank_p))

@@ -21,7 +21,7 @@ from vision.designs import BENCH_DESIGNS, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
 from vision.face import Field, read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
-from vision.index import index_candidates
+from vision.index import Box, _ranks_from, index_candidates
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
@@ -30,6 +30,7 @@ from vision.render import CONDITIONS, render_card, render_scene, with_deck
 from vision.standard import (
     CornerReading,
     Thresholds,
+    _best,
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
@@ -348,6 +349,20 @@ def test_a_rank_beside_a_taller_pip_is_offered_alone_too() -> None:
     cv2.circle(card, (22, 54), 7, (20, 20, 20), -1)  # the index's suit, under the rank
     boxes = [c.rank_box for c in index_candidates(card, (0,))]
     assert any(b.w < 25 and b.x < 20 for b in boxes), boxes  # the rank alone
+
+
+def test_a_ten_beside_a_taller_pip_is_offered_whole_without_it() -> None:
+    # a "10" whose first pip stands close beside it at its height, a little taller
+    # (aisleriot-berlin, -tarocco): the rank without the pip is both its glyphs
+    one, zero, pip = Box(6, 13, 5, 29), Box(14, 13, 13, 29), Box(30, 10, 20, 40)
+    ranks = _ranks_from(1, one, [(1, one), (2, zero), (3, pip)])
+    assert ([1, 2, 3], Box(6, 10, 44, 40)) in ranks  # (read, and found no rank)
+    assert ([1, 2], one.union(zero)) in ranks
+    # where both read as well, the tighter index is the corner's reading: the rank
+    # joined to the pip reaches so far in that the pips beside the index go uncounted
+    joined = CornerReading("10", "D", 0.98, 0.98, True, 0, extent=(68, 64))
+    tight = CornerReading("10", "D", 1.0, 0.98, True, 0, extent=(30, 61))
+    assert _best([joined, tight], Thresholds()) == tight
 
 
 @pytest.mark.skipif("npm-heruka" not in INSTALLED,
