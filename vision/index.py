@@ -253,6 +253,54 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
     return out
 
 
+ACROSS_BAND = 0.3
+"""The band along a card's top end (fraction of its height) where a deck that prints its
+rank and suit side by side across the top puts them."""
+
+ACROSS_CORNER = 0.12
+"""How far from the card's side and top end (fractions of its width and height) the rank
+of an index across the top starts."""
+
+
+def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
+                      level: float = LEVELS[0]) -> list[Candidate]:
+    """Rank-and-suit pairs printed across the card's top rather than one over the other:
+    the rank in the corner, its suit further along the top at the rank's height (some
+    modern decks print one such index only: aisleriot-tango-nuevo). ``corner`` is the end
+    the rank is in (1: the card upside down)."""
+    h, w = card.shape[:2]
+    band = np.ascontiguousarray(_corner_view(card, corner)[: round(ACROSS_BAND * h)])
+    ink, red = ink_and_redness(band, paper)
+    ink[:MARGIN] = 0
+    ink[:, :MARGIN] = 0
+    ink[:, -MARGIN:] = 0
+    chroma = chroma_of(band, paper)
+    n, found, stats, _ = cv2.connectedComponentsWithStats((ink > level).astype(np.uint8),
+                                                          connectivity=8)
+    labels = np.asarray(found, np.int32)
+    comps = [(i, Box(*(int(v) for v in stats[i][:4]))) for i in range(1, n)
+             if stats[i][4] >= 6 and 4 <= stats[i][3] <= 0.3 * h and stats[i][2] <= 0.25 * w]
+    out: list[Candidate] = []
+    left = [(i, b) for i, b in comps if b.x1 <= WINDOW[0] * w]
+    for i, b in left:
+        if not 0.035 * h <= b.h <= 0.26 * h or b.x > ACROSS_CORNER * w or (
+                b.y > ACROSS_CORNER * h):
+            continue  # no rank in the corner (a stroke of a court picture further in)
+        for ids, box in _ranks_from(i, b, left):
+            middle = box.y + box.h / 2
+            for j, c in comps:
+                if c.x < box.x1 or abs(c.y + c.h / 2 - middle) > 0.5 * box.h or not (
+                        0.4 * box.h <= c.h <= 1.5 * box.h):
+                    continue
+                sel = _labelled(labels, [j, *ids])
+                out.append(Candidate(_glyph(ink, labels, ids, box), _glyph(ink, labels, [j], c),
+                                     box, c, float(red[sel].mean()), corner,
+                                     float(chroma[sel].mean())))
+                if len(out) >= MAX_CANDIDATES:
+                    return out
+    return out
+
+
 def _pairs(comps: list[tuple[int, Box]], card_h: int,
            ) -> list[tuple[list[int], Box, int, Box]]:
     """Plausible (rank components, rank box, suit component, suit box), nearest the

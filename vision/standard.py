@@ -45,6 +45,7 @@ from vision.index import (
     LEVELS,
     Candidate,
     CornerInk,
+    candidates_across,
     candidates_in_ink,
     corner_ink,
     cut_off,
@@ -211,13 +212,15 @@ def _cut_off(window: CornerInk) -> list[list[Candidate]]:
 
 
 def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
-                 ) -> tuple[list[CornerReading], list[Candidate]]:
+                 across: bool = False) -> tuple[list[CornerReading], list[Candidate]]:
     """The best reading of each index corner of a canonical card (200 x 280 BGR), and
     every candidate looked at.
 
     The corners are cut into glyphs at the usual ink level first; the other levels are
     tried only in a corner that did not read clearly (most cards need one). A ``small``
-    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`).
+    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`). With ``across``,
+    where neither corner reads clearly, a rank and suit side by side across the card's
+    top are looked for (:func:`vision.index.candidates_across`).
     """
     th = th or Thresholds()
     paper = paper_colour(card)
@@ -238,6 +241,9 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
         look(partial(_at_level, level=level))
     # a corner still unclear may have its index run into a picture or a pip beside it
     look(_cut_off)
+    if across and all(_unclear(by_corner[c], th) for c in INDEX_CORNERS):
+        # ... or the deck prints its rank and suit side by side across the top
+        look(lambda window: [candidates_across(card, paper, window.corner)])
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
@@ -452,7 +458,9 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
-    readings, _ = read_corners(card, th, small)
+    # an index across the top is printed once: not looked for on a card whose two corners
+    # must read (small, overlapped, or turned a quarter round)
+    readings, _ = read_corners(card, th, small, across=not both_corners)
     fields = _fields_of(card, th)
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)

@@ -443,3 +443,21 @@ def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
     # corners that read two ranks are not settled here
     apart = [readings[0], CornerReading("3", "S", 1.0, 1.0, True, 1)]
     assert _suited_by_pips(lambda: spades, apart, th) is None
+
+
+@pytest.mark.skipif("aisleriot-tango-nuevo" not in INSTALLED, reason="aisleriot-tango-nuevo "
+                    "is not installed (scripts/ensure-card-designs.sh)")
+def test_a_deck_that_prints_its_rank_and_suit_across_the_top_is_read() -> None:
+    # one index only, the rank in the top-left corner and the suit at the top-right; the
+    # rest of the face is one giant pip. Either way up
+    for card in ("5H", "KS", "2S"):
+        face = _seen("aisleriot-tango-nuevo", card, width=150)
+        assert identify_standard(face, card_px=150).card == card
+        assert identify_standard(np.ascontiguousarray(face[::-1, ::-1]), card_px=150).card == card
+    # its rank hidden, the suit alone names nothing; and a card whose two corners must
+    # read (over or under another) is not named from one index
+    five = _seen("aisleriot-tango-nuevo", "5H", width=150)
+    hidden = five.copy()
+    hidden[:90, :80] = five[100, 100]
+    assert identify_standard(hidden, card_px=150).card is None
+    assert identify_standard(five, card_px=150, overlapped=True).card is None
