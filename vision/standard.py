@@ -66,8 +66,10 @@ black. Hearts are red in every deck."""
 FAINT_LEVEL = 0.2
 """An ink level below :data:`vision.index.LEVELS`, tried last in a small card's unclear
 corner: the thin strokes of an index a few pixels high blur to faint grey (a blurred J).
-Larger cards are not cut there: where their index is unclear at the usual levels, a
-faint cut more often reads it wrong (lighting: three held-out cards in 300 fewer)."""
+A larger card is cut there only once it has read as nothing at the usual levels, and
+then both its corners must read it (:func:`_read_faintly`): cut faintly alongside the
+usual levels, an unclear corner more often read wrong (lighting: three held-out cards
+in 300 fewer)."""
 
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
@@ -212,7 +214,8 @@ def _cut_off(window: CornerInk) -> list[list[Candidate]]:
 
 
 def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
-                 across: bool = False) -> tuple[list[CornerReading], list[Candidate]]:
+                 across: bool = False, faint: bool | None = None,
+                 ) -> tuple[list[CornerReading], list[Candidate]]:
     """The best reading of each index corner of a canonical card (200 x 280 BGR), and
     every candidate looked at.
 
@@ -237,7 +240,7 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
                 by_corner[reading.corner].append(reading)
             looked.extend(batch)
 
-    for level in (*LEVELS, FAINT_LEVEL) if small else LEVELS:
+    for level in (*LEVELS, FAINT_LEVEL) if (small if faint is None else faint) else LEVELS:
         look(partial(_at_level, level=level))
     # a corner still unclear may have its index run into a picture or a pip beside it
     look(_cut_off)
@@ -313,7 +316,8 @@ def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
             counted is not None and counted not in ("A", "2", "3")
             and layout_rank(field.where) == counted)
     if rank == "A":
-        return field.pips >= 2 and not field.picture
+        # one pip, however ornate (a picture); pips beside a picture are a court's
+        return field.pips >= 2
     expected = int(rank)
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
@@ -420,6 +424,27 @@ def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
     return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
 
 
+_FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
+"""Refusals after which a card that is not small is read again at :data:`FAINT_LEVEL`."""
+
+
+def _read_faintly(card: Image, th: Thresholds, overlapped: bool) -> Reading | None:
+    """A card whose index did not read at the usual ink levels, read again cut at the
+    fainter one too (a blurred index's thin strokes fade to grey: a J, a 2, a 7): named
+    only where both corners read it there, in the suit the usual levels read in some
+    corner and in no other (a blurred club cut faintly fills out to a spade).
+    """
+    again = _identify(card, th, both_corners=True, overlapped=overlapped, faint=True)
+    if again.card is None:
+        return None
+    suit = again.card[-1]
+    usual, _ = read_corners(card, th)
+    if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual) and not any(
+            r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
+        return again
+    return None
+
+
 def identify_standard(card: Image, th: Thresholds | None = None,
                       card_px: float | None = None, overlapped: bool = False,
                       may_turn: bool = True) -> Reading:
@@ -440,6 +465,10 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     small = card_px is not None and card_px < th.small_card_px
     upright = _identify(card, th, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
+    if upright.card is None and not small and upright.reason in _FAINT_RETRY:
+        fainter = _read_faintly(card, th, overlapped)
+        if fainter is not None:
+            return fainter
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned = _identify(quarter_turned(card), th, both_corners=True, by_pips=False)
@@ -454,13 +483,14 @@ def _fields_of(card: Image, th: Thresholds,
 
 
 def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bool = False,
-              overlapped: bool = False, by_pips: bool = True) -> Reading:
+              overlapped: bool = False, by_pips: bool = True, faint: bool | None = None,
+              ) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
     # an index across the top is printed once: not looked for on a card whose two corners
     # must read (small, overlapped, or turned a quarter round)
-    readings, _ = read_corners(card, th, small, across=not both_corners)
+    readings, _ = read_corners(card, th, small, across=not both_corners, faint=faint)
     fields = _fields_of(card, th)
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)

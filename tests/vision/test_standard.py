@@ -31,6 +31,8 @@ from vision.standard import (
     CornerReading,
     Thresholds,
     _best,
+    _field_denies,
+    _identify,
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
@@ -461,3 +463,23 @@ def test_a_deck_that_prints_its_rank_and_suit_across_the_top_is_read() -> None:
     hidden[:90, :80] = five[100, 100]
     assert identify_standard(hidden, card_px=150).card is None
     assert identify_standard(five, card_px=150, overlapped=True).card is None
+
+
+def test_a_blurred_index_unread_at_the_usual_ink_levels_is_read_at_a_fainter_one() -> None:
+    # an ace 120 px wide, blurred: the thin strokes of its A fade to grey below the usual
+    # levels; cut fainter, both corners read it, in the suit the usual levels read
+    face = render_card("standard", "AS", 2)
+    small = cv2.GaussianBlur(cv2.resize(face, (120, 168), interpolation=cv2.INTER_AREA),
+                             (0, 0), 1.6)
+    card = np.asarray(cv2.resize(small, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                      np.uint8)
+    assert _identify(card, Thresholds()).card is None  # the usual levels alone
+    assert identify_standard(card, card_px=120).card == "AS"
+
+
+def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
+    # an ornate ace of spades is one big blob (a picture); a queen's picture with the two
+    # small pips beside it is no ace (a Cyrillic Д read as an A under glare)
+    assert not _field_denies("A", Field(0, 0, True))
+    assert not _field_denies("A", Field(1, 0, False, suit="S"))
+    assert _field_denies("A", Field(2, 0, True, suit="C"))
