@@ -133,6 +133,22 @@ _CUT_INDEX = frozenset({Refusal.INDEX_NOT_FOUND, Refusal.RANK_UNCLEAR, Refusal.S
 """Refusals an index cut by a side drawn inside the card can give."""
 
 
+INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
+"""Where a card's two index corners print their index (fractions of its width and height,
+long side vertical)."""
+
+
+def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32]]) -> bool:
+    """Whether exactly one of the card's two index corners lies under another card found
+    (a card over it), the other under none."""
+    q = np.asarray(quad, np.float32)
+    spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
+    covered = [any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2),
+                                        (float(p[0]), float(p[1])), False) > 0 for o in others)
+               for p in spots]
+    return covered.count(True) == 1
+
+
 def _outcome(r: Reading | Match) -> tuple[str | None, float, Refusal | None]:
     """A reader's answer as (card, score, reason); a named card carries no reason."""
     return r.card, r.score, None if r.card is not None else r.reason
@@ -234,8 +250,8 @@ class Recognizer:
         """Every card quad in ``image`` with its identity (or ``None``)."""
         out: list[Detection] = []
         guesses = []
-        for found in find_cards_with_alternates(image, self.settings, piles=True,
-                                                squares=True):
+        everything = find_cards_with_alternates(image, self.settings, piles=True, squares=True)
+        for found in everything:
             q = portrait(found.quad)
             if found.guessed:
                 guesses.append(q)
@@ -243,6 +259,12 @@ class Recognizer:
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
             card, score, reason = self._read_quad(image, q, found.overlapped)
+            if (card is None and found.overlapped and self.gallery is None
+                    and reason is Refusal.INDEX_NOT_FOUND and _one_index_covered(
+                        q, [f.quad for f in everything if f is not found and not f.guessed])):
+                # one index corner under a card lying over it, which shows no index there:
+                # the other corner, clear, is the card's own
+                card, score, _ = self._read_quad(image, q, overlapped=False, retry=False)
             if card is None and self.gallery is not None:
                 for group in self._taught_guesses(image, q, found.alternates):
                     reads = [(self._read_quad(image, guess), guess) for guess in group]

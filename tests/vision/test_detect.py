@@ -21,7 +21,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
-from vision.pipeline import Recognizer, pushed
+from vision.pipeline import Recognizer, _one_index_covered, pushed
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
 from vision.second_look import cards_left_open, cards_round_panel
 from vision.standard import identify_standard
@@ -341,3 +341,26 @@ def test_a_card_foreshortened_to_a_square_is_read_and_a_square_tile_is_no_card()
     found = Recognizer("standard").detect(image)
     assert [d.card for d in found] == ["7D"]
     assert quad_iou(found[0].quad, card) > 0.85
+
+
+def test_one_index_corner_under_another_card_leaves_the_other_to_name_the_card() -> None:
+    card = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    over_bottom = np.array([[170, 200], [300, 200], [300, 380], [170, 380]], np.float32)
+    over_both = np.array([[50, 50], [300, 50], [300, 380], [50, 380]], np.float32)
+    aside = np.array([[400, 100], [500, 100], [500, 240], [400, 240]], np.float32)
+    assert _one_index_covered(card, [over_bottom, aside])
+    assert not _one_index_covered(card, [aside])  # neither: both must read as any card's
+    assert not _one_index_covered(card, [over_both])  # both: nothing of its own shows
+
+
+@pytest.mark.skipif(not bench_designs(), reason="no published deck design installed "
+                    "(scripts/ensure-card-designs.sh)")
+def test_an_overlapped_card_with_its_other_index_under_a_card_is_read_from_one() -> None:
+    # the ace of clubs, its bottom-right corner under the seven of hearts lying over it:
+    # the outline's side there is faint, so it counts as overlapped, and its one clear
+    # index names it
+    scene = render_scene(conditions_for(PUBLISHED, "overlap"), 27)
+    ace = next(t for t in scene.cards if t.card == "AC")
+    found = [d for d in Recognizer("standard").detect(scene.image)
+             if quad_iou(d.quad, ace.quad) > 0.8]
+    assert [d.card for d in found] == ["AC"]
