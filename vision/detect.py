@@ -506,6 +506,7 @@ with a side across paper (round the corners of one card and the face of another 
 it) counts as overlapped, and then names a card only where both its corners read it
 (overlapping held-out scenes, seeds 500-559: 3 more cards in 171 read, 2 wrong fewer)."""
 
+
 def _overlaps_another(quad: Quad, quads: list[Quad], least: float = OVERLAP) -> bool:
     """Whether another of ``quads`` lies over or under more than ``least`` of ``quad``."""
     area = cv2.contourArea(quad)

@@ -221,7 +221,8 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
 
     The corners are cut into glyphs at the usual ink level first; the other levels are
     tried only in a corner that did not read clearly (most cards need one). A ``small``
-    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`). With ``across``,
+    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`; ``faint`` says
+    otherwise for any card). With ``across``,
     where neither corner reads clearly, a rank and suit side by side across the card's
     top are looked for (:func:`vision.index.candidates_across`).
     """
