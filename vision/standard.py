@@ -408,8 +408,10 @@ def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
     if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
             r.rank_p < th.agreeing_glyph for r in readings):
         return None
-    field = face()
     rank = readings[0].rank
+    if rank in COURTS and any(r.rank_p < th.glyph for r in readings):
+        return None  # a court's letter, a blot, leans to another court easily
+    field = face()
     # a number card's pips must count its rank (a court read as a number card shows a
     # picture, some of whose pieces may pass for pips)
     counts = rank in COURTS or rank in (counted_rank(field), "A" if field.pips == 1 else str(
@@ -536,7 +538,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
                       or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
-            return (settle()
+            return (settle() or suited()
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
@@ -558,7 +560,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             if only.p >= th.single_corner and field.suit in (None, only.suit) and (
                     seconded or counted or pictured):
                 return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
-            return pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
+            return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
