@@ -368,7 +368,7 @@ class FoundCard:
     :func:`find_cards_with_alternates`)."""
     overlapped: bool = False
     """The card lies over or under another card, was found in the outline round a
-    cluster of cards, or has a side along no edge (:data:`EDGED_SIDE`): a corner may
+    cluster of cards, or has a side along no edge (:data:`vision.clusters.EDGED_SIDE`): a corner may
     show another card's index."""
     guessed: bool = False
     """Found on a pile by its sides alone (:mod:`vision.piles`): a card only if it reads."""
@@ -397,38 +397,10 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     settings = settings or DetectorSettings()
     gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                       np.uint8)
-    h, w = gray.shape
-    image_area = float(h * w)
-    found: list[tuple[float, Quad, float, NDArray[np.int32]]] = []
-    open_outlines: list[NDArray[np.int32]] = []  # card-sized, but not closed or not filled
-    square: list[Quad] = []  # card-sized outlines squarer than a card (``squares``)
-    min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
-    smallest = _area_limits(settings, image_area)[0]
     masks = _candidate_masks(gray)
-    for mask in masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if len(c) < min_points:  # too short to go round even the smallest card
-                continue
-            contour = np.asarray(c, np.int32)
-            q = quad_from_contour(contour, settings, image_area, refine=False,
-                                  square=squares)
-            if q is not None and _side_ratio(q) < settings.aspect_range[0]:
-                if not _on_frame(q, w, h):
-                    square.append(q)
-                q = None  # (as before, an outline for the clusters and piles to look at)
-            if q is not None and not _on_frame(q, w, h) and not (
-                    cv2.contourArea(q) > LARGE_CARD * image_area
-                    and _square_cornered(contour, q)):
-                found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
-            else:
-                _, _, bw, bh = cv2.boundingRect(contour)
-                if bw * bh >= smallest:
-                    open_outlines.append(contour)
-    # best-shaped first: a tight card outline before a blob of two overlapping cards
-    found.sort(key=lambda t: -t[0] * t[2])
+    found, open_outlines, square = _outlines(masks, settings, squares)
     # (imported here: these modules build on this one's outline primitives)
-    from vision.clusters import cards_in_clusters, side_support, without_blobs
+    from vision.clusters import cards_in_clusters, found_cards, without_blobs, without_fragments
     from vision.piles import cards_on_piles
     from vision.second_look import cards_left_open
 
@@ -470,42 +442,53 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     clustered = cards_in_clusters(open_outlines, [q for q, _ in out], masks, settings)
     out += [(q, []) for q in clustered]
     if settings.card_area is None:
-        out = _without_fragments(out)
-    quads = [q for q, _ in out]
-    # a card may lie over or under another; an outline with a side along no edge may be
-    # round parts of two cards (one card's corners and the other's face)
-    cards = [FoundCard(q, alt, any(q is c for c in clustered) or _overlaps_another(q, quads)
-                       or float(side_support(masks[0], q).min()) < EDGED_SIDE)
-             for q, alt in out]
-    for q in square:
-        if not any(cv2.intersectConvexConvex(q, k)[0] > 0 for k in quads):
-            quads.append(q)
-            cards.append(FoundCard(q, [], square=True))
+        out = without_fragments(out)
+    cards = found_cards(out, clustered, square, masks[0])
     return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
         gray, masks[0], open_outlines, cards, settings)] if piles else cards
 
 
-def _without_fragments(out: list[tuple[Quad, list[Outline]]],
-                       ) -> list[tuple[Quad, list[Outline]]]:
-    """One deck on one table: a quad far smaller than the others (three or more) is a
-    fragment (the uncovered part of a card beside a hand), not a card."""
-    if len(out) < 3:
-        return out
-    median = float(np.median([cv2.contourArea(q) for q, _ in out]))
-    return [(q, alt) for q, alt in out
-            if cv2.contourArea(q) >= 0.25 * median]  # tilt: far cards are small
+def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,
+              ) -> tuple[list[tuple[float, Quad, float, NDArray[np.int32]]],
+                         list[NDArray[np.int32]], list[Quad]]:
+    """The outlines in the candidate masks: the card-shaped ones (area, quad, quality,
+    contour; best-shaped first: a tight card outline before a blob of two overlapping
+    cards), the card-sized ones that are not closed or not filled, and (``squares``)
+    the card-sized ones squarer than a card."""
+    h, w = masks[0].shape[:2]
+    image_area = float(h * w)
+    found: list[tuple[float, Quad, float, NDArray[np.int32]]] = []
+    open_outlines: list[NDArray[np.int32]] = []
+    square: list[Quad] = []
+    min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
+    smallest = _area_limits(settings, image_area)[0]
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if len(c) < min_points:  # too short to go round even the smallest card
+                continue
+            contour = np.asarray(c, np.int32)
+            q = quad_from_contour(contour, settings, image_area, refine=False,
+                                  square=squares)
+            if q is not None and _side_ratio(q) < settings.aspect_range[0]:
+                if not _on_frame(q, w, h):
+                    square.append(q)
+                q = None  # (as before, an outline for the clusters and piles to look at)
+            if q is not None and not _on_frame(q, w, h) and not (
+                    cv2.contourArea(q) > LARGE_CARD * image_area
+                    and _square_cornered(contour, q)):
+                found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
+            else:
+                _, _, bw, bh = cv2.boundingRect(contour)
+                if bw * bh >= smallest:
+                    open_outlines.append(contour)
+    found.sort(key=lambda t: -t[0] * t[2])
+    return found, open_outlines, square
 
 
 OVERLAP = 0.02
 """Fraction of a card's area under or over another card found, from which the card is
 overlapped: one of its corners may show the other card's index."""
-
-EDGED_SIDE = 0.4
-"""Least fraction of each side of a card's outline that runs along an edge: an outline
-with a side across paper (round the corners of one card and the face of another under
-it) counts as overlapped, and then names a card only where both its corners read it
-(overlapping held-out scenes, seeds 500-559: 3 more cards in 171 read, 2 wrong fewer)."""
-
 
 def _overlaps_another(quad: Quad, quads: list[Quad], least: float = OVERLAP) -> bool:
     """Whether another of ``quads`` lies over or under more than ``least`` of ``quad``."""

@@ -224,7 +224,8 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
     card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`; ``faint`` says
     otherwise for any card). With ``across``,
     where neither corner reads clearly, a rank and suit side by side across the card's
-    top are looked for (:func:`vision.index.candidates_across`).
+    top are looked for (:func:`vision.index.candidates_across`; such an index is printed
+    once, of no use where both corners must read).
     """
     th = th or Thresholds()
     paper = paper_colour(card)
@@ -491,16 +492,14 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
-    # an index across the top is printed once: not looked for on a card whose two corners
-    # must read (small, overlapped, or turned a quarter round)
     readings, _ = read_corners(card, th, small, across=not both_corners, faint=faint)
     fields = _fields_of(card, th)
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
-    suited = (partial(_suited_by_pips, face, readings, th)
-              if small and not overlapped else lambda: None)
+    suited = partial(_suited_by_pips, face, readings, th) if small and not overlapped else (
+        lambda: None)
     if not readings:
         if _washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)
