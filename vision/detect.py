@@ -368,8 +368,8 @@ class FoundCard:
     :func:`find_cards_with_alternates`)."""
     overlapped: bool = False
     """The card lies over or under another card, was found in the outline round a
-    cluster of cards, or has a side along no edge (:data:`vision.clusters.EDGED_SIDE`): a corner may
-    show another card's index."""
+    cluster of cards, or has a side along no edge (:data:`vision.clusters.EDGED_SIDE`):
+    a corner may show another card's index."""
     guessed: bool = False
     """Found on a pile by its sides alone (:mod:`vision.piles`): a card only if it reads."""
     square: bool = False

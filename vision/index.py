@@ -223,18 +223,13 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
         n, found, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         labels = np.asarray(found, np.int32)
         comps: list[tuple[int, Box]] = []
-        for i in range(1, n):
-            x, y, bw, bh, area = (int(v) for v in stats[i])
-            if area < 6 or bh < 4:
-                continue
-            if x + bw >= ww - 1 and y + bh >= wh - 1:
+        for i, b in _glyph_boxes(stats, n, (h, w)):
+            if b.x1 >= ww - 1 and b.y1 >= wh - 1:
                 continue  # runs out of the window both ways: a picture, not a glyph
-            if bh > 0.3 * h or bw > 0.25 * w:
-                continue  # a frame line or a picture
-            if (bw <= 3 and bh > 6 * bw and (bh > 0.2 * h or x <= MARGIN + 1)) or (
-                    bh <= 3 and bw > 6 * bh):
+            if (b.w <= 3 and b.h > 6 * b.w and (b.h > 0.2 * h or b.x <= MARGIN + 1)) or (
+                    b.h <= 3 and b.w > 6 * b.h):
                 continue  # a thin line: the card's edge or a frame (a thin "1" is kept)
-            comps.append((i, Box(x, y, bw, bh)))
+            comps.append((i, b))
         for pair in _pairs(comps, h):
             rank_ids, rank_box, suit_id, suit_box = pair
             key = (rank_box.x, rank_box.y, rank_box.w, rank_box.h,
@@ -242,15 +237,37 @@ def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
             if key in seen:
                 continue
             seen.add(key)
-            rank = _glyph(ink, labels, rank_ids, rank_box)
-            suit = _glyph(ink, labels, [suit_id], suit_box)
-            sel = _labelled(labels, [suit_id, *rank_ids])
-            redness = float(red[sel].mean()) if sel.any() else 0.0
-            coloured = float(chroma[sel].mean()) if chroma is not None and sel.any() else 0.0
-            out.append(Candidate(rank, suit, rank_box, suit_box, redness, corner, coloured))
+            out.append(_candidate(ink, red, chroma, labels, rank_ids, rank_box, suit_id,
+                                  suit_box, corner))
             if len(out) >= MAX_CANDIDATES:
                 return out
     return out
+
+
+def _glyph_boxes(stats: NDArray[Any], n: int, card_size: tuple[int, int],
+                 ) -> list[tuple[int, Box]]:
+    """The connected components (``stats`` of ``n`` labels, 0 the paper) that may be a
+    glyph: no speck, and neither as tall as a frame line nor as wide as a picture."""
+    h, w = card_size
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area >= 6 and 4 <= bh <= 0.3 * h and bw <= 0.25 * w:
+            out.append((i, Box(x, y, bw, bh)))
+    return out
+
+
+def _candidate(ink: Ink, red: NDArray[np.float32], chroma: NDArray[np.float32] | None,
+               labels: NDArray[np.int32], rank_ids: list[int], rank_box: Box, suit_id: int,
+               suit_box: Box, corner: int) -> Candidate:
+    """The rank (components ``rank_ids``) and suit (``suit_id``) as a candidate: each
+    glyph's ink alone, and how red and how coloured their ink is together."""
+    sel = _labelled(labels, [suit_id, *rank_ids])
+    redness = float(red[sel].mean()) if sel.any() else 0.0
+    coloured = float(chroma[sel].mean()) if chroma is not None and sel.any() else 0.0
+    return Candidate(_glyph(ink, labels, rank_ids, rank_box),
+                     _glyph(ink, labels, [suit_id], suit_box), rank_box, suit_box, redness,
+                     corner, coloured)
 
 
 ACROSS_BAND = 0.3
@@ -278,8 +295,7 @@ def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
     n, found, stats, _ = cv2.connectedComponentsWithStats((ink > level).astype(np.uint8),
                                                           connectivity=8)
     labels = np.asarray(found, np.int32)
-    comps = [(i, Box(*(int(v) for v in stats[i][:4]))) for i in range(1, n)
-             if stats[i][4] >= 6 and 4 <= stats[i][3] <= 0.3 * h and stats[i][2] <= 0.25 * w]
+    comps = _glyph_boxes(stats, n, (h, w))
     out: list[Candidate] = []
     left = [(i, b) for i, b in comps if b.x1 <= WINDOW[0] * w]
     for i, b in left:
@@ -292,10 +308,7 @@ def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
                 if c.x < box.x1 or abs(c.y + c.h / 2 - middle) > 0.5 * box.h or not (
                         0.4 * box.h <= c.h <= 1.5 * box.h):
                     continue
-                sel = _labelled(labels, [j, *ids])
-                out.append(Candidate(_glyph(ink, labels, ids, box), _glyph(ink, labels, [j], c),
-                                     box, c, float(red[sel].mean()), corner,
-                                     float(chroma[sel].mean())))
+                out.append(_candidate(ink, red, chroma, labels, ids, box, j, c, corner))
                 if len(out) >= MAX_CANDIDATES:
                     return out
     return out

@@ -15,6 +15,7 @@ from vision.detect import (
     CARD_W,
     DetectorSettings,
     Outline,
+    _contains,
     _overlaps_another,
     dewarp,
     find_cards_with_alternates,
@@ -143,9 +144,7 @@ def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float3
     (a card over it), the other under none."""
     q = np.asarray(quad, np.float32)
     spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
-    covered = [any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2),
-                                        (float(p[0]), float(p[1])), False) > 0 for o in others)
-               for p in spots]
+    covered = [any(_contains(other, spot) for other in others) for spot in spots]
     return covered.count(True) == 1
 
 

@@ -214,15 +214,15 @@ def _cut_off(window: CornerInk) -> list[list[Candidate]]:
 
 
 def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
-                 across: bool = False, faint: bool | None = None,
+                 across: bool = False, faint: bool = False,
                  ) -> tuple[list[CornerReading], list[Candidate]]:
     """The best reading of each index corner of a canonical card (200 x 280 BGR), and
     every candidate looked at.
 
     The corners are cut into glyphs at the usual ink level first; the other levels are
     tried only in a corner that did not read clearly (most cards need one). A ``small``
-    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`; ``faint`` says
-    otherwise for any card). With ``across``,
+    card's corner is tried at a fainter level too (:data:`FAINT_LEVEL`), and with
+    ``faint`` any card's. With ``across``,
     where neither corner reads clearly, a rank and suit side by side across the card's
     top are looked for (:func:`vision.index.candidates_across`; such an index is printed
     once, of no use where both corners must read).
@@ -242,7 +242,7 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
                 by_corner[reading.corner].append(reading)
             looked.extend(batch)
 
-    for level in (*LEVELS, FAINT_LEVEL) if (small if faint is None else faint) else LEVELS:
+    for level in (*LEVELS, FAINT_LEVEL) if small or faint else LEVELS:
         look(partial(_at_level, level=level))
     # a corner still unclear may have its index run into a picture or a pip beside it
     look(_cut_off)
@@ -487,7 +487,7 @@ def _fields_of(card: Image, th: Thresholds,
 
 
 def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bool = False,
-              overlapped: bool = False, by_pips: bool = True, faint: bool | None = None,
+              overlapped: bool = False, by_pips: bool = True, faint: bool = False,
               ) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped

@@ -473,7 +473,7 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
     # corners the suit; the fainter cut reads the card in both corners
     def identify(card: np.ndarray, th: Thresholds, both_corners: bool = False,
                  small: bool = False, overlapped: bool = False, by_pips: bool = True,
-                 faint: bool | None = None) -> Reading:
+                 faint: bool = False) -> Reading:
         if faint:
             assert both_corners  # the fainter cut must read alike in both corners
             return Reading("5C", 0.9)
