@@ -18,12 +18,14 @@ from numpy.typing import NDArray
 from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, shipped_model
 from vision.index import ink_and_redness, paper_colour
-from vision.pips import pooled_suit
+from vision.pips import layout_rank, pooled_suit
 
 if TYPE_CHECKING:
     from vision.standard import Thresholds
 
 Image = NDArray[np.uint8]
+
+COURTS = frozenset({"J", "Q", "K"})
 
 SUIT_COLS = np.array([CLASSES.index(f"suit:{s}") for s in SUITS])
 """The classifier's columns of the four suits, in :data:`vision.glyphs.SUITS` order."""
@@ -181,3 +183,59 @@ def counted_rank(field: Field) -> str | None:
     if not field.alike:
         return None
     return "A" if field.alike == 1 else str(field.alike)
+
+
+def field_denies(rank: str, field: Field, partly_hidden: bool = False,
+                  suit: str | None = None, both_corners: bool = False) -> bool:
+    """Whether what the card shows away from its corners rules out ``rank`` (and
+    ``suit``). Pips are never required (glare or a finger may hide them), but those that
+    are seen must fit: no more than the rank, not clearly fewer unless part of the card
+    is hidden (one of its corners could not be read) or washed out by glare, and of the
+    suit read (a pip is many times the index's suit: spades and clubs two pixels high
+    look alike, their pips do not). Where ``both_corners`` must read (a small card, or
+    one over or under another), the suit its blurred pips make together must fit too
+    (on a larger card alone the index is the clearer of the two).
+
+    >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
+    >>> field_denies("4", clubs, suit="S")
+    False
+    >>> field_denies("4", clubs, suit="S", both_corners=True)
+    True
+    >>> field_denies("7", clubs, suit="C")  # four pips alike in a seven
+    True
+    >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    >>> field_denies("J", Field(2, 3, True, alike=5, where=five))  # a five's pips
+    True
+    """
+    if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
+        return True
+    if both_corners and suit is not None and field.pooled_suit not in (None, suit):
+        return True
+    counted = counted_rank(field)
+    if counted is not None and rank not in COURTS and counted != rank and (
+            counted == "A" or rank == "A" or int(counted) > int(rank)
+            or not (partly_hidden or field.washed)):
+        return True  # pips alike in size and shape, counting another rank
+    if rank in COURTS:
+        # a number card's pips: counted by the classifier, or alike and laid out as a rank
+        return (field.pips >= 4 and not field.picture) or (
+            counted is not None and counted not in ("A", "2", "3")
+            and layout_rank(field.where) == counted)
+    if rank == "A":
+        # one pip, however ornate (a picture); pips beside a picture are a court's
+        return field.pips >= 2
+    expected = int(rank)
+    return field.pips > expected or (
+        field.pips >= 2 and field.pips + field.others < expected and not field.picture
+        and not partly_hidden and not field.washed)
+
+
+def face_shows(rank: str, field: Field) -> bool:
+    """Whether a small card's face, clear of glare, shows ``rank`` itself: a number card
+    pips counting it (a court read as a number card shows a picture, some of whose pieces
+    may pass for pips), a court a picture."""
+    if field.washed:
+        return False
+    if rank in COURTS:
+        return field.picture
+    return rank in (counted_rank(field), "A" if field.pips == 1 else str(field.pips))

@@ -379,3 +379,41 @@ def index_candidates(card: Image, corners: tuple[int, ...] = (0, 1)) -> list[Can
     paper = paper_colour(card)
     return [cand for corner in corners
             for cand in candidates_in_ink(corner_ink(card, paper, corner))]
+
+
+OVERLAY_REACH = (0.22, 0.3)
+"""The part of each corner (fractions of the card's width and height) matched to lay one
+index over the other: the index, little of the pips or picture beyond it."""
+
+OVERLAY_SHIFT = 5
+"""Most pixels (of the canonical card) one index may lie off the other once turned."""
+
+
+def overlaid_corners(card: Image, paper: NDArray[np.float32]) -> CornerInk | None:
+    """The two corners' ink laid over each other and averaged: the same index printed
+    twice, each copy a few blurred pixels on a small card, read as one that is less
+    noisy than either. The bottom-right corner is turned and shifted onto the top-left
+    one where their ink matches best; ``None`` where it matches best at the edge of the
+    shifts tried (no index alike in both)."""
+    first, second = corner_ink(card, paper, 0), corner_ink(card, paper, 1)
+    h, w = first.card_size
+    reach_y, reach_x = round(OVERLAY_REACH[1] * h), round(OVERLAY_REACH[0] * w)
+    r = OVERLAY_SHIFT
+    pattern = second.ink[r:reach_y, r:reach_x]
+    if float(pattern.max()) < 0.25:
+        return None
+    scores = cv2.matchTemplate(first.ink[:reach_y + r, :reach_x + r], pattern,
+                               cv2.TM_CCOEFF_NORMED)
+    _, _, _, (x, y) = cv2.minMaxLoc(scores)
+    if x in (0, 2 * r) or y in (0, 2 * r):
+        return None
+    shift = np.array([[1, 0, x - r], [0, 1, y - r]], np.float32)
+    size = (first.ink.shape[1], first.ink.shape[0])
+
+    def laid(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+        return np.asarray((a + cv2.warpAffine(b, shift, size)) / 2, np.float32)
+
+    chroma = (laid(first.chroma, second.chroma)
+              if first.chroma is not None and second.chroma is not None else None)
+    return CornerInk(laid(first.ink, second.ink), laid(first.red, second.red), 0,
+                     first.card_size, chroma)

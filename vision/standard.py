@@ -32,7 +32,16 @@ from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
 from vision.detect import quarter_turned
-from vision.face import SUIT_COLS, Field, counted_rank, darkest, read_field
+from vision.face import (
+    COURTS,
+    SUIT_COLS,
+    Field,
+    counted_rank,
+    darkest,
+    face_shows,
+    field_denies,
+    read_field,
+)
 from vision.glyphs import (
     CLASSES,
     PRINTED_RANKS,
@@ -49,14 +58,13 @@ from vision.index import (
     candidates_in_ink,
     corner_ink,
     cut_off,
+    overlaid_corners,
     paper_colour,
 )
 from vision.pips import layout_rank
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
-
-COURTS = frozenset({"J", "Q", "K"})
 
 FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
 """The suits a four-colour deck may print in a colour of their own (blue, orange or yellow
@@ -281,51 +289,6 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
     return max(r.extent[0] for r in sure), max(r.extent[1] for r in sure)
 
 
-def _field_denies(rank: str, field: Field, partly_hidden: bool = False,
-                  suit: str | None = None, both_corners: bool = False) -> bool:
-    """Whether what the card shows away from its corners rules out ``rank`` (and
-    ``suit``). Pips are never required (glare or a finger may hide them), but those that
-    are seen must fit: no more than the rank, not clearly fewer unless part of the card
-    is hidden (one of its corners could not be read) or washed out by glare, and of the
-    suit read (a pip is many times the index's suit: spades and clubs two pixels high
-    look alike, their pips do not). Where ``both_corners`` must read (a small card, or
-    one over or under another), the suit its blurred pips make together must fit too
-    (on a larger card alone the index is the clearer of the two).
-
-    >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
-    >>> _field_denies("4", clubs, suit="S")
-    False
-    >>> _field_denies("4", clubs, suit="S", both_corners=True)
-    True
-    >>> _field_denies("7", clubs, suit="C")  # four pips alike in a seven
-    True
-    >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
-    >>> _field_denies("J", Field(2, 3, True, alike=5, where=five))  # a five's pips
-    True
-    """
-    if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
-        return True
-    if both_corners and suit is not None and field.pooled_suit not in (None, suit):
-        return True
-    counted = counted_rank(field)
-    if counted is not None and rank not in COURTS and counted != rank and (
-            counted == "A" or rank == "A" or int(counted) > int(rank)
-            or not (partly_hidden or field.washed)):
-        return True  # pips alike in size and shape, counting another rank
-    if rank in COURTS:
-        # a number card's pips: counted by the classifier, or alike and laid out as a rank
-        return (field.pips >= 4 and not field.picture) or (
-            counted is not None and counted not in ("A", "2", "3")
-            and layout_rank(field.where) == counted)
-    if rank == "A":
-        # one pip, however ornate (a picture); pips beside a picture are a court's
-        return field.pips >= 2
-    expected = int(rank)
-    return field.pips > expected or (
-        field.pips >= 2 and field.pips + field.others < expected and not field.picture
-        and not partly_hidden and not field.washed)
-
-
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                       th: Thresholds, overlapped: bool = False) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
@@ -413,19 +376,48 @@ def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
     if rank in COURTS and any(r.rank_p < th.glyph for r in readings):
         return None  # a court's letter, a blot, leans to another court easily
     field = face()
-    # a number card's pips must count its rank (a court read as a number card shows a
-    # picture, some of whose pieces may pass for pips)
-    counts = rank in COURTS or rank in (counted_rank(field), "A" if field.pips == 1 else str(
-        field.pips))
-    if field.washed or not counts or (rank in COURTS and not field.picture) or (
+    if not face_shows(rank, field) or (
             None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
         return None
     suit = field.suit or field.pooled_suit
     if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
-                               for r in readings) or _field_denies(
+                               for r in readings) or field_denies(
             rank, field, suit=suit, both_corners=True):
         return None
     return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
+
+
+_OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
+                            Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
+"""Refusals after which a small card's two indices are read laid over each other."""
+
+
+def _read_overlaid(card: Image, th: Thresholds) -> Reading | None:
+    """A small card whose corners did not read alike, read from its two indices laid
+    over each other (:func:`vision.index.overlaid_corners`: a blot of a few pixels printed
+    twice is less noisy averaged)."""
+    window = overlaid_corners(card, paper_colour(card))
+    cands = candidates_in_ink(window, (*LEVELS, FAINT_LEVEL)) if window is not None else []
+    if not cands:
+        return None
+    laid = _best(_readings(cands, th), th)
+    readings, _ = read_corners(card, th, small=True)
+    return _named_overlaid(laid, readings, partial(read_field, card, th, _reach([laid])), th)
+
+
+def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
+                    face: Callable[[], Field], th: Thresholds) -> Reading | None:
+    """The card the overlaid indices read (``laid``), where that reading is clear, one of
+    the corners read that card alone, and the face shows it (:func:`vision.face.face_shows`; nor do
+    its pips deny the suit)."""
+    if not laid.colour_ok or laid.p < th.single_corner or laid.card not in {
+            r.card for r in readings}:
+        return None
+    field = face()
+    if not face_shows(laid.rank, field) or field_denies(laid.rank, field, suit=laid.suit,
+                                                           both_corners=True):
+        return None
+    return Reading(laid.card, min(laid.p, th.glyph))
 
 
 _FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
@@ -469,6 +461,10 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     small = card_px is not None and card_px < th.small_card_px
     upright = _identify(card, th, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
+    if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
+        laid = _read_overlaid(card, th)
+        if laid is not None:
+            return laid
     if upright.card is None and not small and upright.reason in _FAINT_RETRY:
         fainter = _read_faintly(card, th, overlapped)
         if fainter is not None:
@@ -564,7 +560,7 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return settle() or Reading(None, 0.0, reason)
-    if _field_denies(read[0].rank, fields(_reach(read)),
+    if field_denies(read[0].rank, fields(_reach(read)),
                      partly_hidden=len(read) == 1, suit=read[0].suit,
                      both_corners=both_corners):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)

@@ -9,6 +9,7 @@ answers are counted apart and held to (nearly) none.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,9 +21,16 @@ import vision.standard as standard
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
-from vision.face import Field, read_field
+from vision.face import Field, field_denies, read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
-from vision.index import Box, _ranks_from, index_candidates
+from vision.index import (
+    Box,
+    _ranks_from,
+    corner_ink,
+    index_candidates,
+    overlaid_corners,
+    paper_colour,
+)
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
@@ -33,7 +41,7 @@ from vision.standard import (
     Reading,
     Thresholds,
     _best,
-    _field_denies,
+    _named_overlaid,
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
@@ -496,6 +504,55 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
 def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
     # an ornate ace of spades is one big blob (a picture); a queen's picture with the two
     # small pips beside it is no ace (a Cyrillic Д read as an A under glare)
-    assert not _field_denies("A", Field(0, 0, True))
-    assert not _field_denies("A", Field(1, 0, False, suit="S"))
-    assert _field_denies("A", Field(2, 0, True, suit="C"))
+    assert not field_denies("A", Field(0, 0, True))
+    assert not field_denies("A", Field(1, 0, False, suit="S"))
+    assert field_denies("A", Field(2, 0, True, suit="C"))
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
+
+
+def test_a_cards_two_indices_are_laid_over_each_other_where_their_ink_matches() -> None:
+    card = _ours("QS")
+    first = corner_ink(card, paper_colour(card), 0).ink
+    # the bottom-right index printed a few pixels off the top-left one's place (a dewarp
+    # a little off, a card cut a little off-centre)
+    off = card.copy()
+    off[150:, 110:] = np.roll(card[150:, 110:], (2, -3), axis=(0, 1))
+    second = corner_ink(off, paper_colour(off), 1).ink
+    laid = overlaid_corners(off, paper_colour(off))
+    assert laid is not None and laid.corner == 0
+    index = (slice(0, 84), slice(0, 44))
+    # laid where it matches, the averaged index is the index; averaged where it lies, a blur
+    assert _correlation(laid.ink[index], first[index]) > 0.95
+    assert _correlation(laid.ink[index], first[index]) > _correlation(
+        ((first + second) / 2)[index], first[index]) + 0.1
+    # no index in the second corner: nothing to lay over the first
+    blank = card.copy()
+    blank[140:, 100:] = blank[140, 100]
+    assert overlaid_corners(blank, paper_colour(blank)) is None
+
+
+def test_overlaid_indices_name_a_small_card_only_as_a_corner_and_its_face_do() -> None:
+    th = Thresholds()
+    corners = [CornerReading("Q", "D", 0.99, 0.1, True, 0),
+               CornerReading("Q", "S", 1.0, 0.7, True, 1)]
+    court = Field(0, 3, True)
+    laid = CornerReading("Q", "S", 1.0, 0.98, True, 0)
+    named = _named_overlaid(laid, corners, lambda: court, th)
+    assert named is not None and named.card == "QS" and named.score <= th.glyph
+    # read unclearly laid over, or as a card neither corner read alone: not named
+    assert _named_overlaid(replace(laid, suit_p=0.8), corners, lambda: court, th) is None
+    assert _named_overlaid(replace(laid, rank="K"), corners, lambda: court, th) is None
+    # a court whose face shows no picture, a number card whose pips count another rank (a
+    # court read as a three shows a picture, not three pips), or pips of another suit
+    assert _named_overlaid(laid, corners, lambda: Field(5, 0, False, alike=5), th) is None
+    three = CornerReading("3", "H", 1.0, 1.0, True, 0)
+    threes = [three, CornerReading("9", "H", 0.4, 1.0, True, 1)]
+    assert _named_overlaid(three, threes, lambda: Field(1, 3, True), th) is None
+    hearts = Field(3, 0, False, suit="H", alike=3, pooled_suit="H")
+    named = _named_overlaid(three, threes, lambda: hearts, th)
+    assert named is not None and named.card == "3H"
+    diamonds = Field(3, 0, False, suit="D", alike=3, pooled_suit="D")
+    assert _named_overlaid(three, threes, lambda: diamonds, th) is None
