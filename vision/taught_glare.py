@@ -44,6 +44,7 @@ class GlareChecks(References):
     glare_usable: float
     glare_visible: float
     glare_differ: float
+    glare_colour: float
 
     def _glared(self, small: Image, ref: Ref) -> bool:
         """Whether the card (its inner part at ``DESC_SIZE``) shows glare, as reference
@@ -62,7 +63,9 @@ class GlareChecks(References):
         their detail (each channel minus its blurred self), where a smooth patch of light
         cancels, leaving out saturated pixels. The winner must show glare (light its
         reference does not explain), match well in detail, still match in colour where no
-        glare is, and clearly beat every close rival where the two differ.
+        glare is (loosely: the halo round a spot and the light's slope lower that match
+        on a card that is mostly blank paper), and clearly beat every close rival where
+        the two differ and the print is not washed white.
         """
         view = inner_part(card, FINE_SIZE) if inner is None else inner
         query = view.astype(np.float32).reshape(-1, 3)
@@ -95,13 +98,16 @@ class GlareChecks(References):
         mine = divmod(top, 2)
         visible = usable & ~glare
         if visible.mean() < self.glare_visible or \
-                self._colour_match(query, mine, visible) < self.min_score:
+                self._colour_match(query, mine, visible) < self.glare_colour:
             return None  # what the glare left is not this card
         rivals = {divmod(int(k), 2)[0]: divmod(int(k), 2) for k in order[1:][::-1]
                   if scores[k] >= scores[top] - self.glare_window}  # each card's best side
         rivals.pop(mine[0], None)
+        # a print washed white in every channel tells two cards apart no more, glare found
+        # there or not (on blank paper of the card guessed, a spot is hard to tell)
+        unwashed = usable & (query.min(axis=1) < SATURATED)
         for other in rivals.values():
-            if not self._beats_in_detail(detail, mine, other, usable, glare):
+            if not self._beats_in_detail(detail, mine, other, unwashed, glare):
                 return None
         return mine[0]
 

@@ -164,6 +164,33 @@ def test_a_published_deck_taught_card_by_card_is_read_in_scenes(
     assert right >= least * total
 
 
+def _under_a_lamp(face: np.ndarray, centre: tuple[int, int], radius: float,
+                  strength: float) -> np.ndarray:
+    """A canonical card under a warm light (its paper no longer white) with a glare spot."""
+    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+    yy, xx = np.mgrid[:CARD_H, :CARD_W]
+    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
+    lit = card * np.float32([0.85, 0.9, 0.95]) + strength * spot[..., None]
+    return np.asarray(np.clip(lit, 0, 255), np.uint8)
+
+
+def test_a_taught_card_is_read_through_a_glare_spot_on_its_blank_paper(
+        published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
+    # a spot on the paper between a four's pips: what is left of the card is still its
+    # detail, its colour matches but loosely (the spot's halo, the warm light)
+    _design, cards, gallery = published_deck
+    assert gallery.faces is not None
+    faces = dict(zip(cards, gallery.faces, strict=True))
+    assert {"2S", "3S", "4S", "5S"} <= set(cards)
+    for spot in (((100, 140), 45, 200), ((100, 140), 30, 120)):
+        assert gallery.identify(_under_a_lamp(faces["4S"], *spot)).card == "4S"
+    # a spot over what tells a card from its neighbour (a five's middle pip, a three's)
+    # leaves it unknown, never read as the card without that pip
+    for card in ("3S", "5S"):
+        for spot in (((100, 140), 45, 200), ((100, 140), 30, 120), ((140, 190), 35, 160)):
+            assert gallery.identify(_under_a_lamp(faces[card], *spot)).card in (card, None)
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     from vision.detect import quad_iou
 
