@@ -34,6 +34,7 @@ from vision.photos import Photo, load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, TEST_DESIGNS, render_card, render_scene
+from vision.taught_views import DESC_SIZE, inner_part
 
 needs_photos = pytest.mark.skipif(missing_reason() is not None,
                                   reason=str(missing_reason()))
@@ -189,6 +190,23 @@ def test_a_taught_card_is_read_through_a_glare_spot_on_its_blank_paper(
     for card in ("3S", "5S"):
         for spot in (((100, 140), 45, 200), ((100, 140), 30, 120), ((140, 190), 35, 160)):
             assert gallery.identify(_under_a_lamp(faces[card], *spot)).card in (card, None)
+
+
+def test_a_spot_on_what_the_guessed_card_has_as_blank_paper_is_glare(
+        published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
+    # a three whose middle pip a spot washes out looks like a two: to the two's reference,
+    # lit like the card, the spot lies on blank paper. The white patch is glare all the
+    # same, so the card is looked at as glared (its rivals' marks must not show through)
+    _design, cards, gallery = published_deck
+    assert gallery.faces is not None
+    faces = dict(zip(cards, gallery.faces, strict=True))
+    two = (cards.index("2S"), 0)
+    for spot in (((100, 140), 45, 200), ((100, 140), 30, 120), ((100, 140), 40, 255)):
+        small = inner_part(_under_a_lamp(faces["3S"], *spot), DESC_SIZE)
+        assert gallery._glared(small, two)
+    # the same card under the warm light alone shows none
+    assert not gallery._glared(inner_part(_under_a_lamp(faces["3S"], (100, 140), 30, 0),
+                                          DESC_SIZE), two)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
