@@ -44,7 +44,6 @@ class GlareChecks(References):
     glare_usable: float
     glare_visible: float
     glare_differ: float
-    glare_colour: float
 
     def _glared(self, small: Image, ref: Ref) -> bool:
         """Whether the card (its inner part at ``DESC_SIZE``) shows glare, as reference
@@ -70,9 +69,9 @@ class GlareChecks(References):
         their detail (each channel minus its blurred self), where a smooth patch of light
         cancels, leaving out saturated pixels. The winner must show glare (light its
         reference does not explain), match well in detail, still match in colour where no
-        glare is (loosely: the halo round a spot and the light's slope lower that match
-        on a card that is mostly blank paper), and clearly beat every close rival where
-        the two differ and the print is not washed white.
+        glare is (a hand over the card is no glare, however the light was fitted), and
+        clearly beat every close rival where the two differ and the print is not washed
+        white.
         """
         view = inner_part(card, FINE_SIZE) if inner is None else inner
         query = view.astype(np.float32).reshape(-1, 3)
@@ -105,7 +104,7 @@ class GlareChecks(References):
         mine = divmod(top, 2)
         visible = usable & ~glare
         if visible.mean() < self.glare_visible or \
-                self._colour_match(query, mine, visible) < self.glare_colour:
+                self._colour_match(query, mine, visible) < self.min_score:
             return None  # what the glare left is not this card
         rivals = {divmod(int(k), 2)[0]: divmod(int(k), 2) for k in order[1:][::-1]
                   if scores[k] >= scores[top] - self.glare_window}  # each card's best side

@@ -175,19 +175,17 @@ def _under_a_lamp(face: np.ndarray, centre: tuple[int, int], radius: float,
     return np.asarray(np.clip(lit, 0, 255), np.uint8)
 
 
-def test_a_taught_card_is_read_through_a_glare_spot_on_its_blank_paper(
+def test_a_glare_spot_over_what_tells_a_taught_card_from_its_neighbour_names_no_other(
         published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
-    # a spot on the paper between a four's pips: what is left of the card is still its
-    # detail, its colour matches but loosely (the spot's halo, the warm light)
+    # a spot over a five's middle pip, or a three's, leaves it unknown (or still read, where
+    # the pip shows through), never read as the card without that pip
     _design, cards, gallery = published_deck
     assert gallery.faces is not None
     faces = dict(zip(cards, gallery.faces, strict=True))
     assert {"2S", "3S", "4S", "5S"} <= set(cards)
-    for spot in (((100, 140), 45, 200), ((100, 140), 30, 120)):
-        assert gallery.identify(_under_a_lamp(faces["4S"], *spot)).card == "4S"
-    # a spot over what tells a card from its neighbour (a five's middle pip, a three's)
-    # leaves it unknown, never read as the card without that pip
     for card in ("3S", "5S"):
+        # (a spot that washes the pip wholly white, strength 255, still can: see
+        # docs/vision.md, what the camera cannot read yet)
         for spot in (((100, 140), 45, 200), ((100, 140), 30, 120), ((140, 190), 35, 160)):
             assert gallery.identify(_under_a_lamp(faces[card], *spot)).card in (card, None)
 
