@@ -3,7 +3,9 @@ wrong-identity rate and milliseconds per 1280 x 720 frame, on rendered scenes.
 
 Enrolled decks are enrolled from clean design-0 faces; scenes use other seeds,
 print variations, and for the standard deck only the held-out designs; the
-``published`` rows draw the standard deck in published designs held out of training.
+``published`` rows draw the standard deck in published designs held out of training;
+``published-taught`` rows read a deck none of ours, taught from one published face a
+card (24 cards of the first held-out design).
 
 Time is measured round detection plus identification of each frame, two ways:
 ``cpu-ms`` is the CPU time this process spent (``time.process_time``: all its
@@ -17,6 +19,7 @@ does).
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -150,20 +153,47 @@ def bench_designs() -> tuple[str, ...]:
     return tuple(d for d in BENCH_DESIGNS if d in installed)
 
 
+TAUGHT_PUBLISHED = "published-taught"
+"""A deck none of ours: 24 cards of the first held-out published design, taught from
+their published faces (one image a card, as ``companion vision enroll`` takes them) and
+read in scenes of those cards only."""
+
+TAUGHT_CARDS = tuple(sorted(random.Random(7).sample(list(deck_ids("standard")), 24)))
+"""The cards of :data:`TAUGHT_PUBLISHED` (the test of the same deck takes the same)."""
+
+
+def _published_designs() -> tuple[str, ...]:
+    designs = bench_designs()
+    if not designs:
+        raise ValueError("no published deck design is installed; "
+                         "run scripts/ensure-card-designs.sh")
+    return designs
+
+
 def conditions_for(deck: str, condition: str) -> Conditions:
-    """The scenes of one row: ``deck`` (or :data:`PUBLISHED`) under ``condition``."""
+    """The scenes of one row: ``deck`` (or :data:`PUBLISHED`, :data:`TAUGHT_PUBLISHED`)
+    under ``condition``."""
     if deck == PUBLISHED:
-        designs = bench_designs()
-        if not designs:
-            raise ValueError("no published deck design is installed; "
-                             "run scripts/ensure-card-designs.sh")
-        return replace(with_deck(CONDITIONS[condition], "standard"), published=designs)
+        return replace(with_deck(CONDITIONS[condition], "standard"),
+                       published=_published_designs())
+    if deck == TAUGHT_PUBLISHED:
+        return replace(with_deck(CONDITIONS[condition], "standard"),
+                       published=_published_designs()[:1], cards=TAUGHT_CARDS)
     return with_deck(CONDITIONS[condition], deck)
 
 
 def recognizer_for(deck: str) -> Recognizer:
     if deck in ("standard", PUBLISHED):
         return Recognizer("standard")
+    if deck == TAUGHT_PUBLISHED:
+        from vision.designs import published_face
+
+        faces = {}
+        for card in TAUGHT_CARDS:
+            face = published_face(_published_designs()[0], card).astype(np.float32)
+            alpha = face[:, :, 3:] / 255  # its rounded corners, on white
+            faces[card] = np.asarray(face[:, :, :3] * alpha + 255 * (1 - alpha), np.uint8)
+        return Recognizer(Gallery.from_faces(deck, faces))
     faces = {c: render_card(deck, c) for c in deck_ids(deck)}
     return Recognizer(Gallery.from_faces(deck, faces))
 

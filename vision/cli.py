@@ -41,9 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("images", nargs="+", type=Path)
     b = sub.add_parser("bench", help="score the pipeline on rendered scenes")
     b.add_argument("--decks", default="",
-                   help=f"comma-separated decks, and 'published' (the standard deck in "
-                        f"published designs) (default {','.join(DECKS)}, and published where "
-                        "those designs are installed)")
+                   help=f"comma-separated decks, 'published' (the standard deck in "
+                        f"published designs) and 'published-taught' (24 cards of one, taught "
+                        f"from their faces) (default {','.join(DECKS)}, and both published "
+                        "rows where those designs are installed)")
     b.add_argument("--conditions", default="", help="comma-separated conditions (default all)")
     b.add_argument("--scenes", type=int, default=20, help="scenes per deck and condition")
     b.add_argument("--seed", type=int, default=0, help="first scene seed")
@@ -124,7 +125,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from vision.bench import PUBLISHED, bench_designs, report, run
+    from vision.bench import PUBLISHED, TAUGHT_PUBLISHED, bench_designs, report, run
     from vision.render import CONDITIONS
 
     if args.photos:
@@ -136,11 +137,11 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
     decks = [d for d in args.decks.split(",") if d]
     if not decks:
-        decks = [*DECKS, *([PUBLISHED] if bench_designs() else [])]
+        decks = [*DECKS, *([PUBLISHED, TAUGHT_PUBLISHED] if bench_designs() else [])]
     for d in decks:
-        if d not in DECKS and d != PUBLISHED:
+        if d not in DECKS and d not in (PUBLISHED, TAUGHT_PUBLISHED):
             raise ValueError(f"unknown deck {d!r}; expected some of {', '.join(DECKS)}, "
-                             f"{PUBLISHED}")
+                             f"{PUBLISHED}, {TAUGHT_PUBLISHED}")
     conditions = [c for c in args.conditions.split(",") if c] or list(CONDITIONS)
     for c in conditions:
         if c not in CONDITIONS:

@@ -31,6 +31,8 @@ class Conditions:
     # published deck designs (vision.designs names): when set, a standard card's face is
     # drawn from one of them (chosen per card) instead of our own ``designs``
     published: tuple[str, ...] = ()
+    # when set, the scenes draw only these cards of the deck (a deck taught in part)
+    cards: tuple[str, ...] = ()
 
 
 CONDITIONS: dict[str, Conditions] = {

@@ -306,7 +306,7 @@ def _overlaps(a: FloatArray, b: FloatArray, margin: float) -> bool:
 def random_placements(cond: Conditions, rng: random.Random,
                       hom: FloatArray | None = None) -> list[Placement]:
     """Random card positions under ``cond`` that stay inside the image."""
-    ids = deck_ids(cond.deck)
+    ids = cond.cards or deck_ids(cond.deck)
     w, h = cond.size
     hom = np.eye(3) if hom is None else hom
     chosen = rng.sample(list(ids), min(cond.n_cards, len(ids)))

@@ -9,10 +9,20 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.bench import NO_REASON, PUBLISHED, Tally, bench_designs, conditions_for, report, run
+from vision.bench import (
+    NO_REASON,
+    PUBLISHED,
+    TAUGHT_CARDS,
+    TAUGHT_PUBLISHED,
+    Tally,
+    bench_designs,
+    conditions_for,
+    report,
+    run,
+)
 from vision.pipeline import Detection
 from vision.refusal import Refusal
-from vision.render import Scene, TrueCard
+from vision.render import Scene, TrueCard, render_scene
 
 
 def _quad(x: float, y: float) -> np.ndarray:
@@ -101,3 +111,18 @@ def test_published_rows_draw_the_standard_deck_in_held_out_published_designs() -
     assert conditions_for("star-plus", "glare").published == ()
     [(deck, _, tally)] = run([PUBLISHED], ["upright"], 1, first_seed=1000)
     assert deck == PUBLISHED and tally.findable > 0
+
+
+def test_a_published_deck_taught_from_its_faces_is_read_in_scenes_of_its_cards() -> None:
+    # a deck none of ours: 24 cards of a held-out design, taught from one face a card
+    designs = bench_designs()
+    if not designs:
+        pytest.skip("no published deck design installed (scripts/ensure-card-designs.sh)")
+    cond = conditions_for(TAUGHT_PUBLISHED, "upright")
+    assert cond.published == designs[:1] and cond.cards == TAUGHT_CARDS
+    assert len(set(TAUGHT_CARDS)) == 24
+    scene = render_scene(cond, 3)
+    assert scene.cards and {t.card for t in scene.cards} <= set(TAUGHT_CARDS)
+    [(deck, _, tally)] = run([TAUGHT_PUBLISHED], ["upright"], 2, first_seed=1000)
+    assert deck == TAUGHT_PUBLISHED and tally.findable > 0
+    assert tally.wrong == 0 and tally.right >= 0.9 * tally.findable
