@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from vision.taught_evidence import SATURATED, SMALL_RIM, glare_spots
 from vision.taught_references import Ref, References
 from vision.taught_views import (
+    CHROMA_FLOOR,
     DESC_SIZE,
     DESC_WEIGHTS,
     FINE_SIZE,
@@ -120,7 +121,8 @@ class GlareChecks(References):
     def _colour_match(self, query: NDArray[np.float32], ref: Ref,
                       visible: NDArray[np.bool_]) -> float:
         """The first stage's similarity of the fine-view pixels ``query`` and reference
-        ``ref`` on the ``visible`` pixels only (both renormalised there)."""
+        ``ref`` on the ``visible`` pixels only (both renormalised there), each colour
+        channel weighed by how much of its colour shows."""
         view = np.clip(query, 0, 255).astype(np.uint8).reshape(FINE_SIZE[1], FINE_SIZE[0], 3)
         small = np.asarray(cv2.resize(view, DESC_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
         lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
@@ -131,7 +133,23 @@ class GlareChecks(References):
                                   lab.astype(np.float32).reshape(-1, 3), seen.ravel(),
                                   per_channel=True)
         weights = DESC_WEIGHTS ** 2
-        return float((corr[0] * weights).sum() / weights.sum())
+        # a correlation does not see how faint a colour is: a black card's slight tint
+        # correlates with a red twin's print. How much each channel varies, as the
+        # descriptor floors it: the reference's from its channel norms, the card's on the
+        # pixels seen
+        norms = np.linalg.norm(reference, axis=0) / DESC_WEIGHTS
+        shown_ref = np.clip(norms / max(float(norms[0]), 1e-9), 0.0, 1.0)
+        spread = lab.reshape(-1, 3)[seen.ravel()].astype(np.float32).std(axis=0) if int(
+            seen.sum()) > 1 else np.zeros(3, np.float32)
+        shown_card = np.clip(spread / COLOUR_SHOWN, 0.0, 1.0)
+        shown_ref[0] = shown_card[0] = 1.0
+        # the reference's colours must show on the card; a strong colour the reference has
+        # none of (a hand over a black card) is unlike it; a faint one (a cast) is ignored
+        foreign = (spread >= FOREIGN_COLOUR) & (shown_ref < 0.5)
+        foreign[0] = False
+        used = weights * np.where(foreign, 1.0, shown_ref)
+        shows = np.where(foreign, 0.0, np.minimum(shown_card / np.maximum(shown_ref, 1e-6), 1.0))
+        return float((corr[0] * shows * used).sum() / used.sum())
 
     def _beats_in_detail(self, detail: NDArray[np.float32], mine: Ref, other: Ref,
                          usable: NDArray[np.bool_], glare: NDArray[np.bool_]) -> bool:
@@ -154,6 +172,14 @@ class GlareChecks(References):
             to.append(float(np.abs(detail[seen] * gain[seen] - r[seen]).sum()))
         return to[0] < to[1] and 1.0 - to[0] / max(to[1], 1e-6) >= self.min_clear
 
+
+COLOUR_SHOWN = CHROMA_FLOOR / 2
+"""Lab units: a card's a or b channel varying this much shows the colour its reference
+prints (glare and a tinted light lower it)."""
+
+FOREIGN_COLOUR = CHROMA_FLOOR
+"""Lab units: a card's a or b channel varying this much, where its reference is grey, shows
+a colour the card does not print (a hand over it), not a light's cast."""
 
 GAIN_PIXELS = 200
 """Fine-view pixels (of 60 x 84) a contrast gain is fitted on at least."""

@@ -34,7 +34,7 @@ from vision.photos import Photo, load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, TEST_DESIGNS, render_card, render_scene
-from vision.taught_views import DESC_SIZE, inner_part
+from vision.taught_views import DESC_SIZE, FINE_SIZE, inner_part
 
 needs_photos = pytest.mark.skipif(missing_reason() is not None,
                                   reason=str(missing_reason()))
@@ -205,6 +205,29 @@ def test_a_spot_on_what_the_guessed_card_has_as_blank_paper_is_glare(
     # the same card under the warm light alone shows none
     assert not gallery._glared(inner_part(_under_a_lamp(faces["3S"], (100, 140), 30, 0),
                                           DESC_SIZE), two)
+
+
+def test_the_colour_of_a_card_seen_through_glare_is_judged_by_how_much_of_it_shows(
+        published_deck: tuple[str, tuple[str, ...], Gallery]) -> None:
+    # a black card under a slightly tinted light: the tint's faint variation must not
+    # correlate it with a red twin's print, nor keep it from its own grey reference
+    _design, cards, gallery = published_deck
+    assert gallery.faces is not None
+    faces = dict(zip(cards, gallery.faces, strict=True))
+    ref = {card: (cards.index(card), 0) for card in cards}
+    everywhere = np.ones(FINE_SIZE[0] * FINE_SIZE[1], bool)
+
+    def seen(card: str, tint: tuple[float, float, float]) -> np.ndarray:
+        lit = np.clip(faces[card].astype(np.float32) * np.float32(tint), 0, 255)
+        blurred = cv2.GaussianBlur(lit.astype(np.uint8), (0, 0), 2)
+        return inner_part(blurred, FINE_SIZE).astype(np.float32).reshape(-1, 3)
+
+    black = seen("3S", (1.0, 1.0, 0.94))
+    assert gallery._colour_match(black, ref["3S"], everywhere) >= gallery.min_score
+    assert gallery._colour_match(black, ref["3H"], everywhere) < gallery.min_score
+    red = seen("3H", (0.85, 0.9, 1.0))  # a warm light
+    assert gallery._colour_match(red, ref["3H"], everywhere) >= gallery.min_score
+    assert gallery._colour_match(red, ref["3S"], everywhere) < gallery.min_score
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
