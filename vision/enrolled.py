@@ -161,7 +161,6 @@ class Gallery(GlareChecks, CoverChecks):
     glare_usable: float = 0.5  # fraction of the card that glare must not have washed out
     glare_visible: float = 0.25  # fraction that must be free of glare, to check its colour
     glare_differ: float = 0.5  # fraction of where two rivals differ that must be seen
-    glare_colour: float = 0.3  # least colour match, where no glare is, of a card seen through it
 
     @cached_property
     def _alike(self) -> bool:

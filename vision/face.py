@@ -186,7 +186,7 @@ def counted_rank(field: Field) -> str | None:
 
 
 def field_denies(rank: str, field: Field, partly_hidden: bool = False,
-                  suit: str | None = None, both_corners: bool = False) -> bool:
+                 suit: str | None = None, both_corners: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank`` (and
     ``suit``). Pips are never required (glare or a finger may hide them), but those that
     are seen must fit: no more than the rank, not clearly fewer unless part of the card

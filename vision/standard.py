@@ -408,14 +408,14 @@ def _read_overlaid(card: Image, th: Thresholds) -> Reading | None:
 def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
                     face: Callable[[], Field], th: Thresholds) -> Reading | None:
     """The card the overlaid indices read (``laid``), where that reading is clear, one of
-    the corners read that card alone, and the face shows it (:func:`vision.face.face_shows`; nor do
-    its pips deny the suit)."""
+    the corners read that card alone, and the face shows it
+    (:func:`vision.face.face_shows`; nor do its pips deny the suit)."""
     if not laid.colour_ok or laid.p < th.single_corner or laid.card not in {
             r.card for r in readings}:
         return None
     field = face()
     if not face_shows(laid.rank, field) or field_denies(laid.rank, field, suit=laid.suit,
-                                                           both_corners=True):
+                                                        both_corners=True):
         return None
     return Reading(laid.card, min(laid.p, th.glyph))
 
@@ -561,8 +561,8 @@ def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bo
                       else Refusal.SUIT_UNCLEAR)
             return settle() or Reading(None, 0.0, reason)
     if field_denies(read[0].rank, fields(_reach(read)),
-                     partly_hidden=len(read) == 1, suit=read[0].suit,
-                     both_corners=both_corners):
+                    partly_hidden=len(read) == 1, suit=read[0].suit,
+                    both_corners=both_corners):
         return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 

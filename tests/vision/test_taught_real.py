@@ -171,7 +171,7 @@ def _under_a_lamp(face: np.ndarray, centre: tuple[int, int], radius: float,
     card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA).astype(np.float32)
     yy, xx = np.mgrid[:CARD_H, :CARD_W]
     spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
-    lit = card * np.float32([0.85, 0.9, 0.95]) + strength * spot[..., None]
+    lit = card * np.array([0.85, 0.9, 0.95], np.float32) + strength * spot[..., None]
     return np.asarray(np.clip(lit, 0, 255), np.uint8)
 
 
@@ -218,7 +218,7 @@ def test_the_colour_of_a_card_seen_through_glare_is_judged_by_how_much_of_it_sho
     everywhere = np.ones(FINE_SIZE[0] * FINE_SIZE[1], bool)
 
     def seen(card: str, tint: tuple[float, float, float]) -> np.ndarray:
-        lit = np.clip(faces[card].astype(np.float32) * np.float32(tint), 0, 255)
+        lit = np.clip(faces[card].astype(np.float32) * np.array(tint, np.float32), 0, 255)
         blurred = cv2.GaussianBlur(lit.astype(np.uint8), (0, 0), 2)
         return inner_part(blurred, FINE_SIZE).astype(np.float32).reshape(-1, 3)
 
