@@ -162,6 +162,19 @@ TAUGHT_CARDS = tuple(sorted(random.Random(7).sample(list(deck_ids("standard")), 
 """The cards of :data:`TAUGHT_PUBLISHED` (the test of the same deck takes the same)."""
 
 
+def taught_published(design: str) -> Gallery:
+    """:data:`TAUGHT_CARDS` of a published ``design`` taught from their faces (each on
+    white, round its rounded corners: one image a card, as a user would give them)."""
+    from vision.designs import published_face
+
+    faces = {}
+    for card in TAUGHT_CARDS:
+        face = published_face(design, card).astype(np.float32)
+        alpha = face[:, :, 3:] / 255
+        faces[card] = np.asarray(face[:, :, :3] * alpha + 255 * (1 - alpha), np.uint8)
+    return Gallery.from_faces(TAUGHT_PUBLISHED, faces)
+
+
 def _published_designs() -> tuple[str, ...]:
     designs = bench_designs()
     if not designs:
@@ -186,14 +199,7 @@ def recognizer_for(deck: str) -> Recognizer:
     if deck in ("standard", PUBLISHED):
         return Recognizer("standard")
     if deck == TAUGHT_PUBLISHED:
-        from vision.designs import published_face
-
-        faces = {}
-        for card in TAUGHT_CARDS:
-            face = published_face(_published_designs()[0], card).astype(np.float32)
-            alpha = face[:, :, 3:] / 255  # its rounded corners, on white
-            faces[card] = np.asarray(face[:, :, :3] * alpha + 255 * (1 - alpha), np.uint8)
-        return Recognizer(Gallery.from_faces(deck, faces))
+        return Recognizer(taught_published(_published_designs()[0]))
     faces = {c: render_card(deck, c) for c in deck_ids(deck)}
     return Recognizer(Gallery.from_faces(deck, faces))
 

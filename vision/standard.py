@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache, partial
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -392,7 +393,7 @@ _OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
 """Refusals after which a small card's two indices are read laid over each other."""
 
 
-def _read_overlaid(card: Image, th: Thresholds) -> Reading | None:
+def _read_overlaid(card: Image, th: Thresholds, looks: _Looks) -> Reading | None:
     """A small card whose corners did not read alike, read from its two indices laid
     over each other (:func:`vision.index.overlaid_corners`: a blot of a few pixels printed
     twice is less noisy averaged)."""
@@ -401,8 +402,9 @@ def _read_overlaid(card: Image, th: Thresholds) -> Reading | None:
     if not cands:
         return None
     laid = _best(_readings(cands, th), th)
-    readings, _ = read_corners(card, th, small=True)
-    return _named_overlaid(laid, readings, partial(read_field, card, th, _reach([laid])), th)
+    # (the corners as the small card was first read)
+    readings, _ = looks.corners(small=True, across=False, faint=False)
+    return _named_overlaid(laid, readings, partial(looks.fields, _reach([laid])), th)
 
 
 def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
@@ -424,17 +426,18 @@ _FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.IN
 """Refusals after which a card that is not small is read again at :data:`FAINT_LEVEL`."""
 
 
-def _read_faintly(card: Image, th: Thresholds, overlapped: bool) -> Reading | None:
+def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
+                  ) -> Reading | None:
     """A card whose index did not read at the usual ink levels, read again cut at the
     fainter one too (a blurred index's thin strokes fade to grey: a J, a 2, a 7): named
     only where both corners read it there, in the suit the usual levels read in some
     corner and in no other (a blurred club cut faintly fills out to a spade).
     """
-    again = _identify(card, th, both_corners=True, overlapped=overlapped, faint=True)
+    again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True)
     if again.card is None:
         return None
     suit = again.card[-1]
-    usual, _ = read_corners(card, th)
+    usual, _ = looks.corners(small=False, across=False, faint=False)
     if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual) and not any(
             r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
         return again
@@ -459,37 +462,46 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
-    upright = _identify(card, th, both_corners=small or overlapped, small=small,
+    looks = _looks_of(card, th)
+    upright = _identify(card, th, looks, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
     if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
-        laid = _read_overlaid(card, th)
+        laid = _read_overlaid(card, th, looks)
         if laid is not None:
             return laid
     if upright.card is None and not small and upright.reason in _FAINT_RETRY:
-        fainter = _read_faintly(card, th, overlapped)
+        fainter = _read_faintly(card, th, overlapped, looks)
         if fainter is not None:
             return fainter
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
-    turned = _identify(quarter_turned(card), th, both_corners=True, by_pips=False)
+    turned_card = quarter_turned(card)
+    turned = _identify(turned_card, th, _looks_of(turned_card, th), both_corners=True,
+                       by_pips=False)
     return turned if turned.card is not None else upright
 
 
-def _fields_of(card: Image, th: Thresholds,
-               ) -> Callable[[tuple[int, int] | None], Field]:
-    """:func:`read_field` of ``card`` by how far its index reaches, each looked at the
-    first time it is asked for only (the checks of one card share their looks)."""
-    return cache(partial(read_field, card, th))
+class _Looks(NamedTuple):
+    """The looks at one card, each made the first time it is asked for only (the readings
+    and checks of one card share them): :func:`read_corners` by its keyword flags,
+    :func:`read_field` by how far the index reaches."""
+
+    corners: Callable[..., tuple[list[CornerReading], list[Candidate]]]
+    fields: Callable[[tuple[int, int] | None], Field]
 
 
-def _identify(card: Image, th: Thresholds, both_corners: bool = False, small: bool = False,
-              overlapped: bool = False, by_pips: bool = True, faint: bool = False,
-              ) -> Reading:
+def _looks_of(card: Image, th: Thresholds) -> _Looks:
+    return _Looks(cache(partial(read_corners, card, th)), cache(partial(read_field, card, th)))
+
+
+def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
+              small: bool = False, overlapped: bool = False, by_pips: bool = True,
+              faint: bool = False) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not one
     turned a quarter round, whose pips stretched across are no layout; nor an overlapped
     one, where another card's pips may lie on its face)."""
-    readings, _ = read_corners(card, th, small, across=not both_corners, faint=faint)
-    fields = _fields_of(card, th)
+    readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
+    fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
     pips = (partial(_read_by_pips, face, readings, th, both_corners)

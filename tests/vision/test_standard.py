@@ -479,7 +479,7 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
     # which blurred index fades below the usual levels depends on the OpenCV build, so
     # the readings are given here: the usual levels read nothing clearly, and their
     # corners the suit; the fainter cut reads the card in both corners
-    def identify(card: np.ndarray, th: Thresholds, both_corners: bool = False,
+    def identify(card: np.ndarray, th: Thresholds, looks: object, both_corners: bool = False,
                  small: bool = False, overlapped: bool = False, by_pips: bool = True,
                  faint: bool = False) -> Reading:
         if faint:
@@ -493,11 +493,11 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
 
     card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     monkeypatch.setattr(standard, "_identify", identify)
-    monkeypatch.setattr(standard, "read_corners", lambda card, th: (usual("C"), []))
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (usual("C"), []))
     assert identify_standard(card, card_px=120).card == "5C"
     assert identify_standard(card, card_px=60).card is None  # a small card is cut so at once
     # a blurred club cut faintly fills out to a spade: the suit the usual levels read rules
-    monkeypatch.setattr(standard, "read_corners", lambda card, th: (usual("S"), []))
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (usual("S"), []))
     assert identify_standard(card, card_px=120).card is None
 
 

@@ -10,7 +10,6 @@ worse than none, so wrong cards are held to zero.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +19,8 @@ import numpy as np
 import pytest
 
 import vision.enrolled as enrolled
-from vision.decks import STANDARD, deck_ids
+from vision.bench import TAUGHT_CARDS, bench_designs, taught_published
+from vision.decks import deck_ids
 from vision.detect import CARD_H, CARD_W, DetectorSettings
 from vision.enrolled import (
     FORMAT_VERSION,
@@ -119,19 +119,12 @@ def test_a_webcam_deck_taught_from_one_photo_reads_its_second_photo() -> None:
 
 @pytest.fixture(scope="module")
 def published_deck() -> Iterator[tuple[str, tuple[str, ...], Gallery]]:
-    """24 cards of a published design (not ours), taught from their faces."""
-    designs = pytest.importorskip("vision.designs")
-    installed = {d.name for d in designs.published_designs()}
-    design = next((d for d in designs.BENCH_DESIGNS if d in installed), None)
-    if design is None:
+    """24 cards of a published design (not ours), taught from their faces: the
+    benchmark's published-taught deck."""
+    designs = bench_designs()
+    if not designs:
         pytest.skip("no published deck design is installed (scripts/ensure-card-designs.sh)")
-    cards = tuple(sorted(random.Random(7).sample(list(STANDARD), 24)))
-    faces = {}
-    for card in cards:
-        face = designs.published_face(design, card).astype(np.float32)
-        alpha = face[:, :, 3:] / 255  # its rounded corners, on a white table
-        faces[card] = np.asarray(face[:, :, :3] * alpha + 255 * (1 - alpha), np.uint8)
-    yield design, cards, Gallery.from_faces("published", faces)
+    yield designs[0], TAUGHT_CARDS, taught_published(designs[0])
 
 
 @pytest.mark.parametrize("condition, least", [("upright", 0.95), ("glare", 0.75),
