@@ -80,6 +80,10 @@ ALIKE_SHAPES = 1.35
 each fills: pips are one shape, upright or turned, where the pieces of a picture are not."""
 
 
+LINE_WIDTH = 0.05
+"""Widest a line of ink may be, as a fraction of the card's width, and not be a picture."""
+
+
 def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
     """Whether blobs (ink patches and their areas) are one size and shape, as pips are."""
     areas = np.array([a for _, a in blobs], np.float64)
@@ -126,8 +130,11 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
     cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
     in_index = ((cx_ < cw) | (cx_ > w - cw)) & ((cy_ < chh) | (cy_ > h - chh))
+    # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
+    # is no picture)
+    line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & ((w_ > 0.3 * w) | (h_ > 0.3 * h))
     keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
-        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_)
+        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_) & ~line
     for i in (np.flatnonzero(keep) + 1).tolist():
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if bw > 0.45 * w or bh > 0.4 * h:

@@ -565,6 +565,7 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
                         and not (other and other[0].rank != only.rank
                                  and other[0].rank_p >= th.leaning))
             if only.p >= th.single_corner and field.suit in (None, only.suit) and (
+                    field.pooled_suit in (None, only.suit)) and (
                     seconded or counted or pictured):
                 return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)

@@ -509,6 +509,33 @@ def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
     assert field_denies("A", Field(2, 0, True, suit="C"))
 
 
+def test_a_long_thin_line_is_no_court_picture() -> None:
+    # the shadow of a small card's edge, dewarped a little inside the outline, is a line a
+    # few pixels wide down the face: six pips beside it still count a six, not a picture
+    six = _ours("6S").copy()
+    assert read_field(six, Thresholds()).alike == 6
+    six[60:200, 186:191] = 60
+    field = read_field(six, Thresholds())
+    assert not field.picture and field.alike == 6
+    assert field_denies("Q", field)  # a small six read "Q" in both corners
+
+
+def test_a_small_cards_one_corner_is_not_seconded_by_pips_of_another_suit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small five of spades: its one readable corner says 5 of clubs (a spade two pixels
+    # high), its five pips count the rank, and together they are clearly spades: the
+    # pips, many times the index's size, tell the suit (not the corner seconded)
+    five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    readings = [CornerReading("A", "H", 0.0, 0.05, False, 0),
+                CornerReading("5", "C", 0.99, 0.95, True, 1)]
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    for pooled, named in (("S", "5S"), ("C", "5C"), (None, "5C")):
+        field = Field(3, 2, True, alike=5, where=five, pooled_suit=pooled)
+        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=field: f)
+        assert identify_standard(card, card_px=50).card == named
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
 
