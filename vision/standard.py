@@ -364,10 +364,11 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
 
 def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
                     th: Thresholds) -> Reading | None:
-    """A small card whose two corners read one rank but not one suit (spades and clubs a
-    few pixels high look alike), its suit told by its pips, which are many times its
-    index: the suit they are nearly all of (or make together), and one that a corner
-    reads in ink of its colour. Nothing away from the corners may deny the card; a number
+    """A card whose two corners read one rank but not one suit (spades and clubs a few
+    pixels high, or blurred, look alike), its suit told by its pips, which are many times
+    its index: the suit they are nearly all of (or make together), and one that a corner
+    reads in ink of its colour. Not on a card over or under another (another card's pips
+    may lie on its face). Nothing away from the corners may deny the card; a number
     card's pips must count its rank, and a court must show a picture.
     """
     if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
@@ -506,7 +507,7 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     settle = partial(_settled_by_field, face, readings, th, overlapped)
     pips = (partial(_read_by_pips, face, readings, th, both_corners)
             if by_pips and not overlapped else lambda: None)
-    suited = partial(_suited_by_pips, face, readings, th) if small and not overlapped else (
+    suited = partial(_suited_by_pips, face, readings, th) if not overlapped else (
         lambda: None)
     if not readings:
         if _washed_out(card, th):
@@ -532,7 +533,8 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         return (suited() or pips() if reason is not Refusal.GLARE else None) or Reading(
             None, 0.0, reason)
     if len({r.card for r in read}) > 1:
-        # a small card's two indices are blots of a few pixels each; its pips are not
+        # a small or blurred card's two indices are blots of a few pixels each; its pips
+        # are not
         return suited() or (pips() if both_corners else None) or Reading(
             None, 0.0, Refusal.CORNERS_DISAGREE)
     if len(read) == 1:
@@ -576,6 +578,6 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     if field_denies(read[0].rank, fields(_reach(read)),
                     partly_hidden=len(read) == 1, suit=read[0].suit,
                     both_corners=both_corners):
-        return Reading(None, 0.0, Refusal.PIPS_DISAGREE)
+        return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 

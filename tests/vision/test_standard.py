@@ -536,6 +536,25 @@ def test_a_small_cards_one_corner_is_not_seconded_by_pips_of_another_suit(
         assert identify_standard(card, card_px=50).card == named
 
 
+def test_a_blurred_cards_pips_tell_the_suit_its_corners_disagree_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a blurred 8 of clubs, 140 px wide: both corners read 8, one leaning to spades (a
+    # blurred club), one to clubs; its eight pips, many times the index, are clubs
+    readings = [CornerReading("8", "S", 1.0, 0.53, True, 0),
+                CornerReading("8", "C", 1.0, 0.84, True, 1)]
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    eight = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.5, 0.65),
+             (0.3, 0.8), (0.7, 0.8))
+    for pips, named in ((Field(3, 5, False, suit="C", alike=8, where=eight, pooled_suit="C"),
+                         "8C"),
+                        (Field(3, 5, False, alike=8, where=eight), None),  # suit unsure
+                        (Field(3, 4, False, suit="C", alike=7, where=eight[1:],
+                               pooled_suit="C"), None)):  # a seven's pips
+        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
+        assert identify_standard(card, card_px=140).card == named
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
 
