@@ -432,17 +432,26 @@ def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
     """A card whose index did not read at the usual ink levels, read again cut at the
     fainter one too (a blurred index's thin strokes fade to grey: a J, a 2, a 7): named
     only where both corners read it there, in the suit the usual levels read in some
-    corner and in no other (a blurred club cut faintly fills out to a spade).
+    corner and in no other (a blurred club cut faintly fills out to a spade), or, on a
+    number card alone, the suit its pips are where they count its rank.
     """
     again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True)
     if again.card is None:
         return None
-    suit = again.card[-1]
+    rank, suit = again.card[:-1], again.card[-1]
     usual, _ = looks.corners(small=False, across=False, faint=False)
-    if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual) and not any(
-            r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
+    if any(r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
+        return None
+    if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual):
         return again
-    return None
+    # (the faint cut's two corners must read the card themselves: the pips second them)
+    faint, _ = looks.corners(small=False, across=False, faint=True)
+    field = looks.fields(None)
+    pipped = (not overlapped and len(faint) == 2 and all(
+        r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint)
+        and counted_rank(field) == rank and field.suit in (None, suit)
+        and suit in (field.suit, field.pooled_suit))
+    return again if pipped else None
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,

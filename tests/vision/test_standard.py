@@ -501,6 +501,39 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
     assert identify_standard(card, card_px=120).card is None
 
 
+def test_a_faint_reading_of_a_number_card_may_take_its_suit_from_its_pips(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a blurred 9 of hearts under uneven light: at the usual levels each index runs into
+    # the pip beside it and reads nothing; cut fainter, both corners read 9H. No corner
+    # read its suit at the usual levels, but its nine pips, counted, are hearts
+    def identify(card: np.ndarray, th: Thresholds, looks: object, both_corners: bool = False,
+                 small: bool = False, overlapped: bool = False, by_pips: bool = True,
+                 faint: bool = False) -> Reading:
+        return Reading("9H", 0.99) if faint else Reading(None, 0.0, Refusal.RANK_UNCLEAR)
+
+    usual = [CornerReading("10", "H", 0.0, 0.0, True, 0),
+             CornerReading("10", "H", 0.0, 0.0, True, 1)]
+    faint = [CornerReading("9", "H", 1.0, 0.99, True, 0),
+             CornerReading("9", "H", 1.0, 0.99, True, 1)]
+    monkeypatch.setattr(standard, "_identify", identify)
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (
+        faint if flags.get("faint") else usual, []))
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    for pips, named in ((Field(9, 0, False, washed=True, alike=9, pooled_suit="H"), "9H"),
+                        (Field(8, 0, False, alike=8, pooled_suit="H"), None),  # an eight's
+                        (Field(9, 0, False, alike=9, pooled_suit="D"), None)):  # diamonds
+        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
+        assert identify_standard(card, card_px=100).card == named
+        # over or under another card, the pips may be the other card's
+        assert identify_standard(card, card_px=100, overlapped=True).card is None
+    # a card the faint cut named by its pips alone, its corners reading nothing there:
+    # its pips do not second themselves
+    faint = usual
+    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: Field(
+        9, 0, False, alike=9, pooled_suit="H"))
+    assert identify_standard(card, card_px=100).card is None
+
+
 def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
     # an ornate ace of spades is one big blob (a picture); a queen's picture with the two
     # small pips beside it is no ace (a Cyrillic Д read as an A under glare)
