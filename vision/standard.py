@@ -567,9 +567,12 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
                 and other[0].rank_p >= th.glyph
             field = fields(_reach(read))
             # (another card's pips may lie on an overlapped card's face: there they must
-            # be of the corner's suit too)
-            counted = counted_rank(field) == only.rank and (
-                not overlapped or (field.suit or field.pooled_suit) == only.suit)
+            # be of the corner's suit too; or pips the classifier names one by one count
+            # it, all of its suit, nothing else on the face)
+            counted = (counted_rank(field) == only.rank and (
+                not overlapped or (field.suit or field.pooled_suit) == only.suit)) or (
+                str(field.pips) == only.rank and field.suit == only.suit
+                and not field.others and not field.picture)
             # ... or with a court's picture, the other corner leaning to no other rank
             pictured = (not overlapped and only.rank in COURTS and field.picture
                         and field.pips < 4 and not field.alike

@@ -588,6 +588,22 @@ def test_a_blurred_cards_pips_tell_the_suit_its_corners_disagree_on(
         assert identify_standard(card, card_px=140).card == named
 
 
+def test_a_small_cards_one_corner_is_seconded_by_pips_the_classifier_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small 2 of diamonds, one corner a blur: its two pips are too few to count by
+    # their sizes alone, but each is a diamond, and nothing else is on the face
+    readings = [CornerReading("7", "D", 0.02, 0.0, True, 0),
+                CornerReading("2", "D", 0.99, 1.0, True, 1)]
+    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    for pips, named in ((Field(2, 0, False, suit="D"), "2D"),
+                        (Field(2, 0, False, suit="H"), None),  # pips of another suit
+                        (Field(2, 1, False, suit="D"), None),  # a blob no suit beside them
+                        (Field(3, 0, False, suit="D"), None)):  # a three's pips
+        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
+        assert identify_standard(card, card_px=55).card == named
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
 
