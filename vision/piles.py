@@ -61,8 +61,9 @@ SIDE_SUPPORT = 0.55
 ASPECT = (1.1, 1.9)
 """Long side over short side of a card on a pile (a tilted camera skews it)."""
 
-MAX_PILE_CARDS = 6
-"""Most cards guessed on piles in one frame (each costs a reading)."""
+MAX_PILE_CARDS = 10
+"""Most guesses at cards on piles in one frame (each costs a reading): the best guess at
+each card before the second best at any."""
 
 
 def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
@@ -126,13 +127,35 @@ def _guesses(gray: Image, edges: Image, boxes: list[tuple[int, int, int, int]],
             if float(sides.min()) >= CLUSTER_EDGED:
                 size = abs(math.log(area / card)) if card > 0 else 0.0
                 guesses.append((guess[0] + float(sides.mean()) - SIZE_WEIGHT * size, guess[1]))
-    found: list[Quad] = []
+    ranked: list[Quad] = []
     for _, quad in sorted(guesses, key=lambda g: -g[0]):
-        if len(found) == MAX_PILE_CARDS:
-            break
-        if not _explained(quad, known, found) and inside(quad, gray):
-            found.append(quad)
-    return found
+        if not _explained(quad, known, ranked) and inside(quad, gray):
+            ranked.append(quad)
+    return _card_by_card(ranked, MAX_PILE_CARDS)
+
+
+def _card_by_card(ranked: list[Quad], budget: int) -> list[Quad]:
+    """At most ``budget`` of the guesses ``ranked`` (best first), the best guess at each
+    card before the second best at any: the guesses at one card (its sides placed a little
+    apart) do not take the whole budget from the other cards of the pile.
+
+    >>> a = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    >>> b = a + 200
+    >>> [int(q[0, 0]) for q in _card_by_card([a, a + 3, a + 6, b], 3)]
+    [0, 200, 3]
+    """
+    cards: list[list[Quad]] = []
+    for quad in ranked:
+        same = next((group for group in cards if _iou(quad, group[0]) > ONE_CARD), None)
+        if same is None:
+            cards.append([quad])
+        else:
+            same.append(quad)
+    return [group[k] for k in range(budget) for group in cards if k < len(group)][:budget]
+
+
+ONE_CARD = 0.6
+"""Overlap (IoU) of two guesses above which they are guesses at the same card."""
 
 
 SIZE_WEIGHT = 0.3
