@@ -445,7 +445,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
         out = without_fragments(out)
     cards = found_cards(out, clustered, square, masks[0])
     return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
-        gray, masks[0], open_outlines, cards, settings)] if piles else cards
+        gray, masks[0], open_outlines, cards, settings,
+        image if image.ndim == 3 else None)] if piles else cards
 
 
 def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,

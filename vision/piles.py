@@ -61,21 +61,24 @@ SIDE_SUPPORT = 0.55
 ASPECT = (1.1, 1.9)
 """Long side over short side of a card on a pile (a tilted camera skews it)."""
 
-MAX_PILE_CARDS = 10
+MAX_PILE_CARDS = 14
 """Most guesses at cards on piles in one frame (each costs a reading): the best guess at
 each card before the second best at any."""
 
 
 def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
-                   cards: list[FoundCard], settings: DetectorSettings) -> list[Quad]:
+                   cards: list[FoundCard], settings: DetectorSettings,
+                   colour: Image | None = None) -> list[Quad]:
     """Guesses at cards on piles (outlines round several cards, ``piles``), best first:
     none is one of the ``cards`` found already, but one may be a better outline of a
-    card found overlapped. ``edges`` is the frame's dilated edge mask."""
+    card found overlapped. ``edges`` is the frame's dilated edge mask; ``colour`` the
+    frame (BGR), whose edges of colour are looked at on the piles too."""
     known = [c.quad for c in cards]
     card = _card_area(known)
     lo = _area_limits(settings, float(gray.shape[0] * gray.shape[1]))[0]
-    return _guesses(gray, edges, _regions(piles, cards, max(card, lo), gray.shape[1::-1]),
-                    known, card, settings)
+    boxes = _regions(piles, cards, max(card, lo), gray.shape[1::-1])
+    return _guesses(gray, _with_colour_edges(edges, colour, boxes), boxes, known, card,
+                    settings)
 
 
 def cards_round(image: Image, unread: list[Quad], known: list[Quad],
@@ -92,7 +95,31 @@ def cards_round(image: Image, unread: list[Quad], known: list[Quad],
         (x0, y0), (x1, y1) = (centre + (quad - centre) * ROUND_UNREAD).min(axis=0), (
             centre + (quad - centre) * ROUND_UNREAD).max(axis=0)
         boxes.append((max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)))
-    return _guesses(gray, edge_mask(gray), boxes, known, _card_area(known), settings)
+    edges = _with_colour_edges(edge_mask(gray), image if image.ndim == 3 else None, boxes)
+    return _guesses(gray, edges, boxes, known, _card_area(known), settings)
+
+
+def _with_colour_edges(edges: Image, colour: Image | None,
+                       boxes: list[tuple[int, int, int, int]]) -> Image:
+    """``edges`` with the edges of colour (Lab's a and b) in ``boxes`` added: two cards
+    of different tints (pale pink over pale green) meet with hardly a change in
+    brightness, and the side where they meet is not in the grey image's edges."""
+    if colour is None or not boxes:
+        return edges
+    out = edges.copy()
+    for x0, y0, x1, y1 in boxes:
+        lab = cv2.cvtColor(colour[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+        found = np.zeros(lab.shape[:2], np.uint8)
+        for channel in (1, 2):
+            smooth = cv2.GaussianBlur(lab[:, :, channel], (5, 5), 0)
+            found |= np.asarray(cv2.Canny(smooth, *COLOUR_EDGE, L2gradient=True), np.uint8)
+        out[y0:y1, x0:x1] |= np.asarray(cv2.dilate(found, np.ones((3, 3), np.uint8)), np.uint8)
+    return out
+
+
+COLOUR_EDGE = (10.0, 25.0)
+"""Canny's thresholds on Lab's colour channels (a tint that changes by about 5 of 255
+across a side is an edge)."""
 
 
 ROUND_UNREAD = 1.3

@@ -444,8 +444,7 @@ def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
         return None
     if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual):
         return again
-    # (the faint cut's two corners must read the card themselves: the pips second them)
-    faint, _ = looks.corners(small=False, across=False, faint=True)
+    faint, _ = looks.corners(small=False, across=False, faint=True)  # (read by corners)
     field = looks.fields(None)
     pipped = (not overlapped and len(faint) == 2 and all(
         r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint)
@@ -542,8 +541,7 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         return (suited() or pips() if reason is not Refusal.GLARE else None) or Reading(
             None, 0.0, reason)
     if len({r.card for r in read}) > 1:
-        # a small or blurred card's two indices are blots of a few pixels each; its pips
-        # are not
+        # a small or blurred card's two indices are blots of a few pixels; its pips are not
         return suited() or (pips() if both_corners else None) or Reading(
             None, 0.0, Refusal.CORNERS_DISAGREE)
     if len(read) == 1:
@@ -560,28 +558,9 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
-            # a small card: one corner's few pixels are not enough alone, but may be with
-            # the pips counting out the rank it reads
-            # ... or with the other corner reading the same card, its rank clearly
-            seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
-                and other[0].rank_p >= th.glyph
-            field = fields(_reach(read))
-            # (another card's pips may lie on an overlapped card's face: there they must
-            # be of the corner's suit too; or pips the classifier names one by one count
-            # it, all of its suit, nothing else on the face)
-            counted = (counted_rank(field) == only.rank and (
-                not overlapped or (field.suit or field.pooled_suit) == only.suit)) or (
-                str(field.pips) == only.rank and field.suit == only.suit
-                and not field.others and not field.picture)
-            # ... or with a court's picture, the other corner leaning to no other rank
-            pictured = (not overlapped and only.rank in COURTS and field.picture
-                        and field.pips < 4 and not field.alike
-                        and not (other and other[0].rank != only.rank
-                                 and other[0].rank_p >= th.leaning))
-            if only.p >= th.single_corner and field.suit in (None, only.suit) and (
-                    field.pooled_suit in (None, only.suit)) and (
-                    seconded or counted or pictured):
-                return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
+            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped)
+            if backed is not None:
+                return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
         if only.p < th.single_corner:
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
@@ -593,3 +572,29 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
+
+def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
+                       th: Thresholds, overlapped: bool) -> Reading | None:
+    """A card whose two corners must read (small, or over or under others) named by its
+    one corner read clearly, where something else backs it (``None`` where nothing does)."""
+    # the pips counting out the rank it reads (another card's pips may lie on an
+    # overlapped card's face: there they must be of the corner's suit too; or pips the
+    # classifier names one by one count it, all of its suit, nothing else on the face)
+    counted = (counted_rank(field) == only.rank and (
+        not overlapped or (field.suit or field.pooled_suit) == only.suit)) or (
+        str(field.pips) == only.rank and field.suit == only.suit
+        and not field.others and not field.picture)
+    # ... or the other corner reading the same card, its rank clearly (over or under
+    # others its suit too: the suit a stroke of another card leans to is no reading)
+    seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
+        and other[0].rank_p >= th.glyph and (
+            not overlapped or other[0].suit_p >= th.agreeing_glyph)
+    # ... or a court's picture, the other corner leaning to no other rank
+    pictured = (not overlapped and only.rank in COURTS and field.picture
+                and field.pips < 4 and not field.alike
+                and not (other and other[0].rank != only.rank
+                         and other[0].rank_p >= th.leaning))
+    if only.p >= th.single_corner and field.suit in (None, only.suit) and (
+            field.pooled_suit in (None, only.suit)) and (seconded or counted or pictured):
+        return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
+    return None

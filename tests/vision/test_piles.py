@@ -11,9 +11,15 @@ import pytest
 
 import vision.pipeline as pipeline
 from vision.designs import TRAINING_DESIGNS, published_designs
-from vision.detect import FoundCard, find_cards_with_alternates, order_clockwise, quad_iou
+from vision.detect import (
+    FoundCard,
+    edge_mask,
+    find_cards_with_alternates,
+    order_clockwise,
+    quad_iou,
+)
 from vision.enrolled import Gallery
-from vision.piles import _corners
+from vision.piles import _corners, _with_colour_edges
 from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
 
@@ -157,3 +163,19 @@ def test_a_guessed_taught_card_partly_under_a_card_found_is_not_read(
     assert [d.card for d in recognizer.detect(image)] == ["D4"]  # alone, it reads
     _pile_of(monkeypatch, [FoundCard(over, [], True), FoundCard(under, [], True, guessed=True)])
     assert [d.card for d in recognizer.detect(image)] == ["C9**"]
+
+
+def test_two_cards_of_one_brightness_and_two_tints_meet_at_an_edge_of_colour() -> None:
+    # a pale green card beside a pale pink one, as bright as each other: their grey images
+    # meet with no edge; the colour does
+    image = np.zeros((160, 200, 3), np.uint8)
+    image[:, :100] = (200, 230, 200)  # BGR: pale green
+    image[:, 100:] = (225, 205, 255)  # pale pink
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    assert abs(int(gray[0, 0]) - int(gray[0, 199])) <= 5
+    grey_edges = edge_mask(gray)
+    assert not grey_edges[20:140, 95:105].any()
+    edges = _with_colour_edges(grey_edges, image, [(40, 10, 160, 150)])
+    assert edges[20:140, 97:103].any(axis=1).all()  # all along the side
+    assert not edges[:, :90].any() and not edges[:, 110:].any()  # and nowhere else
+    assert _with_colour_edges(grey_edges, None, [(40, 10, 160, 150)]) is grey_edges

@@ -604,6 +604,26 @@ def test_a_small_cards_one_corner_is_seconded_by_pips_the_classifier_names(
         assert identify_standard(card, card_px=55).card == named
 
 
+def test_an_overlapped_cards_other_corner_seconds_it_only_with_a_suit_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a guess at a card on a pile, round parts of three: one corner reads JD, the other a
+    # stroke of another card as a J whose suit is no suit at all (its likeliest is D)
+    readings = [CornerReading("J", "D", 0.91, 1e-10, True, 0),
+                CornerReading("J", "D", 0.97, 0.99, True, 1)]
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    # (the card turned a quarter round reads nothing)
+    monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
+        readings if seen is card else [], []))
+    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: Field(
+        3, 6, False, suit="D", washed=True))
+    assert identify_standard(card, card_px=120, overlapped=True).card is None
+    # a small card alone is seconded by its other corner's rank (a suit a few pixels high
+    # often reads faintly)
+    assert identify_standard(card, card_px=60).card == "JD"
+    readings[0] = CornerReading("J", "D", 0.91, 0.7, True, 0)
+    assert identify_standard(card, card_px=120, overlapped=True).card == "JD"
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
 
