@@ -24,6 +24,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery, Match, default_store
+from vision.face import COURTS
 from vision.piles import cards_round
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
@@ -75,6 +76,36 @@ def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
     [[-10.0, -10.0], [110.0, -10.0], [110.0, 150.0], [-10.0, 150.0]]
     """
     return sides_out(quad, border, border, border, border)
+
+
+JITTER_PX = 0.75
+"""How far (image pixels, across and down) a small card's outline is shifted to be read
+again: a few-pixel index falls on the pixels another way."""
+
+JITTER_AGREE = 3
+"""Least of the four shifted readings of a small card that must name one card (none
+naming another) for it to be named."""
+
+
+def _voted(image: Image, quad: NDArray[np.float32], side: float) -> Reading | None:
+    """A small number card that did not read, named where its outline shifted by a part
+    of a pixel, four ways, reads it alike (:data:`JITTER_AGREE`) and never as another card:
+    each reading is as strict as the first, and a misreading that comes and goes with
+    the pixels does not outvote the others. Court cards are not named so: their picture
+    cannot deny a J, Q or K that a blot in the index keeps reading."""
+    shifts = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+    names: list[str | None] = []
+    for dx, dy in shifts:
+        moved = np.asarray(quad + JITTER_PX * np.array([dx, dy], np.float32), np.float32)
+        names.append(identify_standard(dewarp(image, moved), card_px=side, may_turn=False
+                                       ).card if inside(moved, image) else None)
+        named = {n for n in names if n is not None}
+        # (stopped as soon as the vote cannot name one card: a small card's reading is dear)
+        if len(named) > 1 or names.count(None) > len(shifts) - JITTER_AGREE or any(
+                n[:-1] in COURTS for n in named):
+            return None
+    card = max(names, key=names.count)
+    return Reading(card, Thresholds.glyph) if card is not None else None
 
 
 SIDE_PUSHES = (0.12,)
@@ -191,6 +222,9 @@ class Recognizer:
                               may_turn=retry)
         if not retry:
             return _outcome(r)
+        if r.card is None and r.reason is not Refusal.GLARE and not overlapped and (
+                side < Thresholds.small_card_px):
+            r = _voted(image, quad, side) or r
         if r.card is None and r.reason is not Refusal.GLARE and side >= Thresholds.small_card_px:
             # blur pulls an outline inwards, and an index printed close to the edge is then
             # cut: read it again a little larger (not a small card, whose few-pixel index

@@ -624,6 +624,33 @@ def test_an_overlapped_cards_other_corner_seconds_it_only_with_a_suit_read(
     assert identify_standard(card, card_px=120, overlapped=True).card == "JD"
 
 
+@pytest.mark.parametrize(("shifted", "named"), [
+    (["7C", "7C", "7C", None], "7C"),  # three of four shifted readings alike
+    (["7C", "7C", None, None], None),  # two are not enough
+    (["7C", "7C", "7C", "7S"], None),  # one names another card
+    (["KC", "KC", "KC", "KC"], None),  # a court: its picture cannot deny a blotted letter
+])
+def test_a_small_card_unread_is_named_where_its_outline_shifted_reads_it_alike(
+        monkeypatch: pytest.MonkeyPatch, shifted: list[str | None], named: str | None) -> None:
+    # a card 60 px wide whose first reading names nothing, read again with its outline
+    # shifted by 0.75 px four ways
+    readings = [Reading(None, 0.0, Refusal.RANK_UNCLEAR)] + [
+        Reading(card, 0.9) if card else Reading(None, 0.0, Refusal.RANK_UNCLEAR)
+        for card in shifted]
+    seen: list[float] = []
+
+    def scripted(card: np.ndarray, card_px: float | None = None, **kw: object) -> Reading:
+        seen.append(card_px or 0.0)
+        return readings[len(seen) - 1]
+
+    monkeypatch.setattr(pipeline, "identify_standard", scripted)
+    image = np.full((300, 300, 3), 90, np.uint8)
+    quad = np.array([[100, 100], [160, 100], [160, 184], [100, 184]], np.float32)
+    card, _, reason = Recognizer("standard")._read_quad(image, quad)
+    assert card == named and (named is not None or reason is Refusal.RANK_UNCLEAR)
+    assert 2 <= len(seen) <= 5 and set(seen) == {60.0}  # (stopped once it cannot name)
+
+
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a.ravel(), b.ravel())[0, 1])
 
