@@ -83,16 +83,16 @@ JITTER_PX = 0.75
 again: a few-pixel index falls on the pixels another way."""
 
 JITTER_AGREE = 3
-"""Least of the four shifted readings of a small card that must name one card (none
-naming another) for it to be named."""
+"""Least of the four shifted readings of a small number card that must name one card
+(none naming another) for it to be named (all four for a court card)."""
 
 
 def _voted(image: Image, quad: NDArray[np.float32], side: float) -> Reading | None:
-    """A small number card that did not read, named where its outline shifted by a part
-    of a pixel, four ways, reads it alike (:data:`JITTER_AGREE`) and never as another card:
+    """A small card that did not read, named where its outline shifted by a part of a
+    pixel, four ways, reads it alike (:data:`JITTER_AGREE`) and never as another card:
     each reading is as strict as the first, and a misreading that comes and goes with
-    the pixels does not outvote the others. Court cards are not named so: their picture
-    cannot deny a J, Q or K that a blot in the index keeps reading."""
+    the pixels does not outvote the others. A court card must read alike all four ways:
+    its picture cannot deny a J, Q or K that a blot in the index keeps reading."""
     shifts = ((1, 1), (-1, 1), (1, -1), (-1, -1))
     names: list[str | None] = []
     for dx, dy in shifts:
@@ -101,8 +101,8 @@ def _voted(image: Image, quad: NDArray[np.float32], side: float) -> Reading | No
                                        ).card if inside(moved, image) else None)
         named = {n for n in names if n is not None}
         # (stopped as soon as the vote cannot name one card: a small card's reading is dear)
-        if len(named) > 1 or names.count(None) > len(shifts) - JITTER_AGREE or any(
-                n[:-1] in COURTS for n in named):
+        need = len(shifts) if any(n[:-1] in COURTS for n in named) else JITTER_AGREE
+        if len(named) > 1 or names.count(None) > len(shifts) - need:
             return None
     card = max(names, key=names.count)
     return Reading(card, Thresholds.glyph) if card is not None else None

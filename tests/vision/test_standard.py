@@ -628,7 +628,8 @@ def test_an_overlapped_cards_other_corner_seconds_it_only_with_a_suit_read(
     (["7C", "7C", "7C", None], "7C"),  # three of four shifted readings alike
     (["7C", "7C", None, None], None),  # two are not enough
     (["7C", "7C", "7C", "7S"], None),  # one names another card
-    (["KC", "KC", "KC", "KC"], None),  # a court: its picture cannot deny a blotted letter
+    (["KC", "KC", "KC", None], None),  # a court: its picture cannot deny a blotted letter
+    (["KC", "KC", "KC", "KC"], "KC"),  # ... unless all four read it
 ])
 def test_a_small_card_unread_is_named_where_its_outline_shifted_reads_it_alike(
         monkeypatch: pytest.MonkeyPatch, shifted: list[str | None], named: str | None) -> None:
