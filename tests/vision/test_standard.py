@@ -542,6 +542,17 @@ def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
     assert field_denies("A", Field(2, 0, True, suit="C"))
 
 
+def _named_by(monkeypatch: pytest.MonkeyPatch, readings: list[CornerReading], field: Field,
+              card_px: float, overlapped: bool = False) -> str | None:
+    """The card named on a blank card whose corners read ``readings`` and whose face shows
+    ``field`` (turned a quarter round, it reads nothing)."""
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
+        readings if seen is card else [], []))
+    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: field)
+    return identify_standard(card, card_px=card_px, overlapped=overlapped).card
+
+
 def test_a_long_thin_line_is_no_court_picture() -> None:
     # the shadow of a small card's edge, dewarped a little inside the outline, is a line a
     # few pixels wide down the face: six pips beside it still count a six, not a picture
@@ -561,12 +572,9 @@ def test_a_small_cards_one_corner_is_not_seconded_by_pips_of_another_suit(
     five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
     readings = [CornerReading("A", "H", 0.0, 0.05, False, 0),
                 CornerReading("5", "C", 0.99, 0.95, True, 1)]
-    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
-    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     for pooled, named in (("S", "5S"), ("C", "5C"), (None, "5C")):
         field = Field(3, 2, True, alike=5, where=five, pooled_suit=pooled)
-        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=field: f)
-        assert identify_standard(card, card_px=50).card == named
+        assert _named_by(monkeypatch, readings, field, card_px=50) == named
 
 
 def test_a_blurred_cards_pips_tell_the_suit_its_corners_disagree_on(
@@ -575,8 +583,6 @@ def test_a_blurred_cards_pips_tell_the_suit_its_corners_disagree_on(
     # blurred club), one to clubs; its eight pips, many times the index, are clubs
     readings = [CornerReading("8", "S", 1.0, 0.53, True, 0),
                 CornerReading("8", "C", 1.0, 0.84, True, 1)]
-    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
-    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     eight = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.5, 0.65),
              (0.3, 0.8), (0.7, 0.8))
     for pips, named in ((Field(3, 5, False, suit="C", alike=8, where=eight, pooled_suit="C"),
@@ -584,8 +590,7 @@ def test_a_blurred_cards_pips_tell_the_suit_its_corners_disagree_on(
                         (Field(3, 5, False, alike=8, where=eight), None),  # suit unsure
                         (Field(3, 4, False, suit="C", alike=7, where=eight[1:],
                                pooled_suit="C"), None)):  # a seven's pips
-        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
-        assert identify_standard(card, card_px=140).card == named
+        assert _named_by(monkeypatch, readings, pips, card_px=140) == named
 
 
 def test_a_small_cards_one_corner_is_seconded_by_pips_the_classifier_names(
@@ -594,14 +599,11 @@ def test_a_small_cards_one_corner_is_seconded_by_pips_the_classifier_names(
     # their sizes alone, but each is a diamond, and nothing else is on the face
     readings = [CornerReading("7", "D", 0.02, 0.0, True, 0),
                 CornerReading("2", "D", 0.99, 1.0, True, 1)]
-    monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (readings, []))
-    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     for pips, named in ((Field(2, 0, False, suit="D"), "2D"),
                         (Field(2, 0, False, suit="H"), None),  # pips of another suit
                         (Field(2, 1, False, suit="D"), None),  # a blob no suit beside them
                         (Field(3, 0, False, suit="D"), None)):  # a three's pips
-        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
-        assert identify_standard(card, card_px=55).card == named
+        assert _named_by(monkeypatch, readings, pips, card_px=55) == named
 
 
 def test_an_overlapped_cards_other_corner_seconds_it_only_with_a_suit_read(
@@ -610,18 +612,13 @@ def test_an_overlapped_cards_other_corner_seconds_it_only_with_a_suit_read(
     # stroke of another card as a J whose suit is no suit at all (its likeliest is D)
     readings = [CornerReading("J", "D", 0.91, 1e-10, True, 0),
                 CornerReading("J", "D", 0.97, 0.99, True, 1)]
-    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
-    # (the card turned a quarter round reads nothing)
-    monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
-        readings if seen is card else [], []))
-    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: Field(
-        3, 6, False, suit="D", washed=True))
-    assert identify_standard(card, card_px=120, overlapped=True).card is None
+    face = Field(3, 6, False, suit="D", washed=True)
+    assert _named_by(monkeypatch, readings, face, card_px=120, overlapped=True) is None
     # a small card alone is seconded by its other corner's rank (a suit a few pixels high
     # often reads faintly)
-    assert identify_standard(card, card_px=60).card == "JD"
+    assert _named_by(monkeypatch, readings, face, card_px=60) == "JD"
     readings[0] = CornerReading("J", "D", 0.91, 0.7, True, 0)
-    assert identify_standard(card, card_px=120, overlapped=True).card == "JD"
+    assert _named_by(monkeypatch, readings, face, card_px=120, overlapped=True) == "JD"
 
 
 @pytest.mark.parametrize(("shifted", "named"), [
