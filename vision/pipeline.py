@@ -210,7 +210,8 @@ class Recognizer:
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    retry: bool = True) -> tuple[str | None, float, Refusal | None]:
-        """``retry``: an unread card is read again in outlines a little larger, or a
+        """``retry``: an unread card is read again: a small one in its outline shifted a
+        part of a pixel (:func:`_voted`), a larger one in outlines a little larger, or a
         quarter round (not a guess at a card on a pile, whose outline lies on its sides'
         edges, in a card's proportions)."""
         side = short_side(quad)
