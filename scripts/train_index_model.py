@@ -363,7 +363,12 @@ def design_samples(model: GlyphModel | None, per_card: int, seed: int,
     """Glyphs of the training designs; which candidate is the index is decided by the
     first model (the one that reads the true rank and suit best)."""
     try:
-        from vision.designs import TRAINING_DESIGNS, published_designs, published_face
+        from vision.designs import (
+            TRAINING_DESIGNS,
+            on_background,
+            published_designs,
+            published_face,
+        )
     except ImportError:
         print("vision.designs is missing: no published designs", flush=True)
         return [], []
@@ -398,10 +403,8 @@ def design_samples(model: GlyphModel | None, per_card: int, seed: int,
             printed = letters.get(rank, rank)
             if printed not in CLASSES:
                 continue
-            bgra = published_face(name, card, 600)
-            alpha = bgra[..., 3:].astype(np.float32) / 255
             bg = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
-            face = np.asarray(bgra[..., :3] * alpha + bg * (1 - alpha), np.uint8)
+            face = on_background(published_face(name, card, 600), bg)
             for _ in range(per_card):
                 canon, _h = camera(face, rng)
                 _label_by_model(model, index_candidates(canon, (0, 1)), printed, suit,

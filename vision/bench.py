@@ -165,14 +165,10 @@ TAUGHT_CARDS = tuple(sorted(random.Random(7).sample(list(deck_ids("standard")), 
 def taught_published(design: str) -> Gallery:
     """:data:`TAUGHT_CARDS` of a published ``design`` taught from their faces (each on
     white, round its rounded corners: one image a card, as a user would give them)."""
-    from vision.designs import published_face
+    from vision.designs import on_background, published_face
 
-    faces = {}
-    for card in TAUGHT_CARDS:
-        face = published_face(design, card).astype(np.float32)
-        alpha = face[:, :, 3:] / 255
-        faces[card] = np.asarray(face[:, :, :3] * alpha + 255 * (1 - alpha), np.uint8)
-    return Gallery.from_faces(TAUGHT_PUBLISHED, faces)
+    return Gallery.from_faces(TAUGHT_PUBLISHED, {
+        card: on_background(published_face(design, card), 255.0) for card in TAUGHT_CARDS})
 
 
 def _published_designs() -> tuple[str, ...]:

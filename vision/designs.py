@@ -436,6 +436,18 @@ def published_face(design: str, card: str, height: int = MASTER_HEIGHT) -> NDArr
                       np.uint8)
 
 
+def on_background(face: NDArray[np.uint8], background: float | NDArray[np.float32],
+                  ) -> NDArray[np.uint8]:
+    """A BGRA ``face`` (:func:`published_face`) laid on ``background`` (a grey level, or a
+    BGR colour): BGR, the table or paper showing round its rounded corners.
+
+    >>> on_background(np.zeros((2, 2, 4), np.uint8), 255.0)[0, 0].tolist()
+    [255, 255, 255]
+    """
+    alpha = face[..., 3:].astype(np.float32) / 255
+    return np.asarray(face[..., :3] * alpha + background * (1 - alpha), np.uint8)
+
+
 def render_design(design: str, workers: int | None = None) -> None:
     """Render (and cache) all 52 faces of ``design`` in parallel: the first use is then quick."""
     from concurrent.futures import ThreadPoolExecutor

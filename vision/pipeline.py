@@ -223,19 +223,21 @@ class Recognizer:
                               may_turn=retry)
         if not retry:
             return _outcome(r)
-        if r.card is None and r.reason is not Refusal.GLARE and not overlapped and (
-                side < Thresholds.small_card_px):
-            r = _voted(image, quad, side) or r
-        if r.card is None and r.reason is not Refusal.GLARE and side >= Thresholds.small_card_px:
-            # blur pulls an outline inwards, and an index printed close to the edge is then
-            # cut: read it again a little larger (not a small card, whose few-pixel index
-            # read twice is read wrong more often)
-            bigger = grown(quad, INDEX_MARGIN)
-            if inside(bigger, image):
-                again = identify_standard(dewarp(image, bigger), card_px=side,
-                                          overlapped=overlapped)
-                if again.card is not None:
-                    r = again
+        if r.card is None and r.reason is not Refusal.GLARE:
+            if side < Thresholds.small_card_px:
+                # a small card's few-pixel index read once more is read wrong more often:
+                # a vote of shifted outlines instead (not over or under another card)
+                if not overlapped:
+                    r = _voted(image, quad, side) or r
+            else:
+                # blur pulls an outline inwards, and an index printed close to the edge is
+                # then cut: read it again a little larger
+                bigger = grown(quad, INDEX_MARGIN)
+                if inside(bigger, image):
+                    again = identify_standard(dewarp(image, bigger), card_px=side,
+                                              overlapped=overlapped)
+                    if again.card is not None:
+                        r = again
         if r.card is None and overlapped and r.reason in _CUT_INDEX:
             r = self._pushed_out(image, quad, side) or r
         return _outcome(r)

@@ -9,6 +9,7 @@ answers are counted apart and held to (nearly) none.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import pytest
 import vision.pipeline as pipeline
 import vision.standard as standard
 from vision.decks import STANDARD
-from vision.designs import BENCH_DESIGNS, published_designs, published_face
+from vision.designs import BENCH_DESIGNS, on_background, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
 from vision.face import Field, field_denies, read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
@@ -56,9 +57,7 @@ needs_designs = pytest.mark.skipif(
 def _seen(design: str, card: str, width: int = 200, blur: float = 0.0) -> np.ndarray:
     """A published face on a grey table as the dewarp gives it: ``width`` px across in the
     camera, blurred by ``blur`` px, at the canonical size."""
-    bgra = published_face(design, card, 560)
-    alpha = bgra[..., 3:].astype(np.float32) / 255
-    face = (bgra[..., :3] * alpha + 90 * (1 - alpha)).astype(np.uint8)
+    face = on_background(published_face(design, card, 560), 90.0)
     small = cv2.resize(face, (width, round(width * CARD_H / CARD_W)), interpolation=cv2.INTER_AREA)
     if blur:
         small = cv2.GaussianBlur(small, (0, 0), blur)
@@ -456,6 +455,19 @@ def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
     assert _suited_by_pips(lambda: spades, apart, th) is None
 
 
+def _read_only_faintly(card: str) -> Callable[..., Reading]:
+    """A stand-in for the reader's one pass (``standard._identify``) that reads ``card``
+    only at the fainter ink level, in both corners, and nothing at the usual ones."""
+    def identify(seen: np.ndarray, th: Thresholds, looks: object, both_corners: bool = False,
+                 small: bool = False, overlapped: bool = False, by_pips: bool = True,
+                 faint: bool = False) -> Reading:
+        if faint:
+            assert both_corners  # the fainter cut must read alike in both corners
+            return Reading(card, 0.9)
+        return Reading(None, 0.0, Refusal.RANK_UNCLEAR)
+    return identify
+
+
 @pytest.mark.skipif("aisleriot-tango-nuevo" not in INSTALLED, reason="aisleriot-tango-nuevo "
                     "is not installed (scripts/ensure-card-designs.sh)")
 def test_a_deck_that_prints_its_rank_and_suit_across_the_top_is_read() -> None:
@@ -479,20 +491,12 @@ def test_a_card_unread_at_the_usual_ink_levels_is_read_again_at_the_fainter_one(
     # which blurred index fades below the usual levels depends on the OpenCV build, so
     # the readings are given here: the usual levels read nothing clearly, and their
     # corners the suit; the fainter cut reads the card in both corners
-    def identify(card: np.ndarray, th: Thresholds, looks: object, both_corners: bool = False,
-                 small: bool = False, overlapped: bool = False, by_pips: bool = True,
-                 faint: bool = False) -> Reading:
-        if faint:
-            assert both_corners  # the fainter cut must read alike in both corners
-            return Reading("5C", 0.9)
-        return Reading(None, 0.0, Refusal.RANK_UNCLEAR)
-
     def usual(suit: str) -> list[CornerReading]:
         return [CornerReading("5", suit, 0.3, 0.95, True, 0),
                 CornerReading("6", suit, 0.2, 0.9, True, 1)]
 
     card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
-    monkeypatch.setattr(standard, "_identify", identify)
+    monkeypatch.setattr(standard, "_identify", _read_only_faintly("5C"))
     monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (usual("C"), []))
     assert identify_standard(card, card_px=120).card == "5C"
     assert identify_standard(card, card_px=60).card is None  # a small card is cut so at once
@@ -506,16 +510,11 @@ def test_a_faint_reading_of_a_number_card_may_take_its_suit_from_its_pips(
     # a blurred 9 of hearts under uneven light: at the usual levels each index runs into
     # the pip beside it and reads nothing; cut fainter, both corners read 9H. No corner
     # read its suit at the usual levels, but its nine pips, counted, are hearts
-    def identify(card: np.ndarray, th: Thresholds, looks: object, both_corners: bool = False,
-                 small: bool = False, overlapped: bool = False, by_pips: bool = True,
-                 faint: bool = False) -> Reading:
-        return Reading("9H", 0.99) if faint else Reading(None, 0.0, Refusal.RANK_UNCLEAR)
-
     usual = [CornerReading("10", "H", 0.0, 0.0, True, 0),
              CornerReading("10", "H", 0.0, 0.0, True, 1)]
     faint = [CornerReading("9", "H", 1.0, 0.99, True, 0),
              CornerReading("9", "H", 1.0, 0.99, True, 1)]
-    monkeypatch.setattr(standard, "_identify", identify)
+    monkeypatch.setattr(standard, "_identify", _read_only_faintly("9H"))
     monkeypatch.setattr(standard, "read_corners", lambda card, th, **flags: (
         faint if flags.get("faint") else usual, []))
     card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
