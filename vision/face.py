@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, shipped_model
 from vision.index import ink_and_redness, paper_colour
-from vision.pips import layout_rank, pooled_suit
+from vision.pips import hidden_within, layout_rank, pooled_suit
 
 if TYPE_CHECKING:
     from vision.standard import Thresholds
@@ -68,6 +68,13 @@ class Field:
 CORNER_SQUARE = (0.2, 0.3)
 """The part of each corner (width, height fractions) left out of the field where the index
 was not measured."""
+
+
+BUSY_FACE = 4
+"""Blobs beyond a number card's rank, beside a picture, from which its face is a court's
+picture in pieces (a small jack's blotted J reads as a 3). Number cards showed at most
+three more in 1,700 rendered held-out and training cards, small, lit unevenly, under
+hands and over each other."""
 
 
 ALIKE_AREAS = 1.8
@@ -214,15 +221,19 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> field_denies("J", Field(2, 3, True, alike=5, where=five))  # a five's pips
     True
     """
-    if suit is not None and field.suit is not None and field.pips >= 2 and field.suit != suit:
-        return True
+    if suit is not None and field.suit is not None and field.suit != suit and (
+            field.pips >= 2 or both_corners):
+        return True  # (one pip, many times a small card's index, is the clearer suit)
     if both_corners and suit is not None and field.pooled_suit not in (None, suit):
         return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
             counted == "A" or rank == "A" or int(counted) > int(rank)
-            or not (partly_hidden or field.washed)):
-        return True  # pips alike in size and shape, counting another rank
+            or not (partly_hidden or field.washed)
+            or (layout_rank(field.where) == counted and not hidden_within(counted, rank))):
+        # pips alike in size and shape, counting another rank (fewer are the rank's only
+        # where some may be hidden, and those seen are not laid out as another rank's)
+        return True
     if rank in COURTS:
         # a number card's pips: counted by the classifier, or alike and laid out as a rank
         return (field.pips >= 4 and not field.picture) or (
@@ -234,7 +245,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     expected = int(rank)
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
-        and not partly_hidden and not field.washed)
+        and not partly_hidden and not field.washed) or (
+        field.picture and field.pips + field.others >= expected + BUSY_FACE)
 
 
 def face_shows(rank: str, field: Field) -> bool:
@@ -245,4 +257,6 @@ def face_shows(rank: str, field: Field) -> bool:
         return False
     if rank in COURTS:
         return field.picture
-    return rank in (counted_rank(field), "A" if field.pips == 1 else str(field.pips))
+    # (pips alike in size are no picture's pieces; those the classifier names are, beside one)
+    return rank == counted_rank(field) or (
+        not field.picture and rank == ("A" if field.pips == 1 else str(field.pips)))

@@ -55,6 +55,27 @@ LAYOUTS: dict[tuple[int, int, int], str] = {
 of four are left out: a nine with its centre pip hidden would look like one."""
 
 
+PART_OF: dict[str, frozenset[str]] = {
+    "2": frozenset({"3", "8", "10"}),  # the middle column's two ends, or two middle pips
+    "4": frozenset({"5", "6", "7", "8", "9", "10"}),  # the side columns' ends
+    "5": frozenset({"9"}),
+    "6": frozenset({"7", "8"}),
+    "7": frozenset({"8"}),
+}
+"""The ranks whose layout holds, where they lie, all of a rank's pips: a finger over some
+of a card's pips leaves another rank's whole layout only where it is one of these (three
+pips down the middle are never part of a five)."""
+
+
+def hidden_within(shown: str, rank: str) -> bool:
+    """Whether pips laid out as ``shown`` may be those of a ``rank`` card partly hidden.
+
+    >>> hidden_within("4", "6"), hidden_within("3", "5")
+    (True, False)
+    """
+    return rank in PART_OF.get(shown, frozenset())
+
+
 def _mirrored(ys: Sequence[float]) -> bool:
     """Whether heights, sorted, look the same turned half round (about the card's middle)."""
     s = sorted(ys)

@@ -577,6 +577,7 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
                        th: Thresholds, overlapped: bool) -> Reading | None:
     """A card whose two corners must read (small, or over or under others) named by its
     one corner read clearly, where something else backs it (``None`` where nothing does)."""
+    shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
     # the pips counting out the rank it reads (another card's pips may lie on an
     # overlapped card's face: there they must be of the corner's suit too; or pips the
     # classifier names one by one count it, all of its suit, nothing else on the face)
@@ -584,17 +585,16 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
         not overlapped or (field.suit or field.pooled_suit) == only.suit)) or (
         str(field.pips) == only.rank and field.suit == only.suit
         and not field.others and not field.picture)
-    # ... or the other corner reading the same card, its rank clearly (over or under
-    # others its suit too: the suit a stroke of another card leans to is no reading)
-    seconded = bool(other) and other[0].card == only.card and other[0].colour_ok \
-        and other[0].rank_p >= th.glyph and (
-            not overlapped or other[0].suit_p >= th.agreeing_glyph)
+    # ... or the other corner reading the same card, its rank clearly (over or under others
+    # its suit too: the suit a stroke of another card leans to is no reading)
+    seconded = shown and other[0].card == only.card and other[0].colour_ok and (
+        not overlapped or other[0].suit_p >= th.agreeing_glyph)
     # ... or a court's picture, the other corner leaning to no other rank
-    pictured = (not overlapped and only.rank in COURTS and field.picture
-                and field.pips < 4 and not field.alike
-                and not (other and other[0].rank != only.rank
-                         and other[0].rank_p >= th.leaning))
-    if only.p >= th.single_corner and field.suit in (None, only.suit) and (
-            field.pooled_suit in (None, only.suit)) and (seconded or counted or pictured):
+    pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 4
+                and not field.alike and not (other and other[0].rank != only.rank
+                                             and other[0].rank_p >= th.leaning))
+    # ... and nothing on the face denies it (fewer pips only where the other corner is unread)
+    if only.p >= th.single_corner and (seconded or counted or pictured) and not field_denies(
+            only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):
         return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
     return None

@@ -22,7 +22,7 @@ import vision.standard as standard
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, on_background, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
-from vision.face import Field, field_denies, read_field
+from vision.face import Field, face_shows, field_denies, read_field
 from vision.glyphs import GlyphModel, ModelError, shipped_model
 from vision.index import (
     Box,
@@ -695,3 +695,54 @@ def test_overlaid_indices_name_a_small_card_only_as_a_corner_and_its_face_do() -
     assert named is not None and named.card == "3H"
     diamonds = Field(3, 0, False, suit="D", alike=3, pooled_suit="D")
     assert _named_overlaid(three, threes, lambda: diamonds, th) is None
+
+
+THREE_DOWN_THE_MIDDLE = ((0.47, 0.15), (0.5, 0.48), (0.54, 0.83))
+
+
+def test_pips_laid_out_as_another_rank_deny_it_though_a_corner_is_hidden() -> None:
+    # a 3 of diamonds whose outline cuts its index: the cut 3 reads as a 5 in one corner.
+    # Three pips down the middle are no part of a five, whatever a finger hides ...
+    three = Field(0, 3, True, alike=3, where=THREE_DOWN_THE_MIDDLE)
+    assert field_denies("5", three, partly_hidden=True)
+    # ... where the four corner pips of a four may be a six's, its middle pair hidden
+    four = Field(4, 0, False, alike=4, where=((0.3, 0.2), (0.7, 0.2), (0.3, 0.8), (0.7, 0.8)))
+    assert not field_denies("6", four, partly_hidden=True)
+    assert field_denies("6", four)  # (with nothing hidden, two pips are missing)
+
+
+def test_a_small_cards_seconded_corner_is_not_named_against_pips_counting_another_rank(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small 3 of diamonds cut by its outline: one corner reads 5D clearly, the other a
+    # 5 of a suit unclear; its three pips down the middle count a three
+    readings = [CornerReading("5", "D", 0.99, 0.3, True, 0),
+                CornerReading("5", "D", 0.99, 0.99, True, 1)]
+    three = Field(0, 3, True, suit="D", alike=3, where=THREE_DOWN_THE_MIDDLE)
+    assert _named_by(monkeypatch, readings, three, card_px=86) != "5D"
+    five = Field(0, 5, True, suit="D", alike=5,
+                 where=((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)))
+    assert _named_by(monkeypatch, readings, five, card_px=86) == "5D"
+
+
+def test_a_number_cards_face_in_many_pieces_beside_a_picture_is_a_courts() -> None:
+    # a small jack whose blotted J reads as a 3 in both corners: its picture breaks into
+    # many pieces; a number card's face shows at most a few blobs beyond its pips
+    assert field_denies("3", Field(2, 8, True))
+    assert not field_denies("3", Field(3, 2, True))
+    assert not field_denies("10", Field(9, 4, True))
+
+
+def test_one_pip_of_another_suit_denies_a_small_cards_suit() -> None:
+    # a small jack of clubs whose index reads spades: the club beside its picture, many
+    # times the index's size, is the clearer suit (on a larger card one pip is not enough)
+    jack = Field(1, 1, True, suit="C")
+    assert field_denies("J", jack, suit="S", both_corners=True)
+    assert not field_denies("J", jack, suit="S")
+    assert not field_denies("J", jack, suit="C", both_corners=True)
+
+
+def test_pips_the_classifier_names_beside_a_picture_do_not_show_a_number_card() -> None:
+    # a small court read as a 3: three pieces of its picture pass for pips
+    assert not face_shows("3", Field(3, 6, True))
+    assert face_shows("3", Field(3, 0, False))
+    assert face_shows("3", Field(0, 3, True, alike=3, where=THREE_DOWN_THE_MIDDLE))
