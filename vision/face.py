@@ -204,11 +204,13 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     """Whether what the card shows away from its corners rules out ``rank`` (and
     ``suit``). Pips are never required (glare or a finger may hide them), but those that
     are seen must fit: no more than the rank, not clearly fewer unless part of the card
-    is hidden (one of its corners could not be read) or washed out by glare, and of the
-    suit read (a pip is many times the index's suit: spades and clubs two pixels high
-    look alike, their pips do not). Where ``both_corners`` must read (a small card, or
-    one over or under another), the suit its blurred pips make together must fit too
-    (on a larger card alone the index is the clearer of the two).
+    is hidden (one of its corners could not be read) or washed out by glare (and then
+    not laid out as another rank's whole layout: a finger leaves part of the rank's own),
+    and of the suit read (a pip is many times the index's suit: spades and clubs two
+    pixels high look alike, their pips do not). Where ``both_corners`` must read (a
+    small card, or one over or under another), the suit its blurred pips make together
+    must fit too, and a single pip's (on a larger card alone the index is the clearer).
+    A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's.
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -219,6 +221,11 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     True
     >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
     >>> field_denies("J", Field(2, 3, True, alike=5, where=five))  # a five's pips
+    True
+    >>> three = ((0.5, 0.2), (0.5, 0.5), (0.5, 0.8))
+    >>> field_denies("5", Field(3, 0, False, alike=3, where=three), partly_hidden=True)
+    True
+    >>> field_denies("3", Field(2, 8, True))  # a jack's picture in pieces
     True
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
