@@ -12,6 +12,7 @@ import pytest
 import vision.pipeline as pipeline
 from vision.designs import TRAINING_DESIGNS, published_designs
 from vision.detect import (
+    CARD_ASPECT,
     FoundCard,
     edge_mask,
     find_cards_with_alternates,
@@ -19,7 +20,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
-from vision.piles import _corners, _with_colour_edges
+from vision.piles import _cards_at, _corners, _with_colour_edges
 from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
 
@@ -50,6 +51,28 @@ def test_two_segments_square_at_their_ends_make_one_corner() -> None:
     (_, a, b), lengths = next(c for c in corners if np.hypot(*(c[0][0] - [10, 10])) < 2)
     assert {tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int))} == {(1, 0), (0, 1)}
     assert sorted(lengths) == pytest.approx([98, 137])
+
+
+def test_a_card_whose_far_side_shows_no_edge_is_guessed_in_a_cards_proportions() -> None:
+    # a white card over another white card: three of its sides are edges, the fourth,
+    # over the card under it, is none; it is placed where a card's proportions put it
+    long = 120 * CARD_ASPECT
+    card = np.array([[100, 100], [220, 100], [220, 100 + long], [100, 100 + long]], np.float32)
+    edges = np.zeros((400, 400), np.uint8)
+    for k in (0, 1, 3):  # its top, right and left sides
+        start, end = np.round(card[k]).astype(int), np.round(card[(k + 1) % 4]).astype(int)
+        cv2.line(edges, tuple(start.tolist()), tuple(end.tolist()), 255, 3)
+    corner = (np.array([100, 100], np.float32), np.array([1, 0], np.float32),
+              np.array([0, 1], np.float32))
+    guesses = _cards_at(edges, corner, (120.0, 168.0))
+    assert [edged for _, _, edged in guesses] == [3]
+    assert quad_iou(guesses[0][1], card) > 0.95
+    # its fourth side seen, the card is guessed from all four sides (a guess with a side
+    # unseen is only ever another card: here one lying across, its long side the top)
+    cv2.line(edges, (100, round(100 + long)), (220, round(100 + long)), 255, 3)
+    guesses = _cards_at(edges, corner, (120.0, 168.0))
+    assert guesses[0][2] == 4 and quad_iou(guesses[0][1], card) > 0.95
+    assert all(quad_iou(quad, card) < 0.8 for _, quad, edged in guesses if edged == 3)
 
 
 def test_segments_that_do_not_meet_at_an_end_make_no_corner() -> None:
