@@ -162,6 +162,12 @@ class Gallery(GlareChecks, CoverChecks):
     glare_visible: float = 0.25  # fraction that must be free of glare, to check its colour
     glare_differ: float = 0.5  # fraction of where two rivals differ that must be seen
 
+    @property
+    def near_twins(self) -> bool:
+        """Whether most cards have a near-identical twin (Star Catcher's, a star apart):
+        then a card partly hidden may pass for its twin."""
+        return self._alike
+
     @cached_property
     def _alike(self) -> bool:
         """Whether most cards have a near-identical twin (and so usually need the second

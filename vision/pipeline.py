@@ -331,7 +331,8 @@ class Recognizer:
         if any(out[k].card is not None for k in over):
             return
         if self.gallery is not None and _overlaps_another(
-                quad, [d.quad for d in out if d.card is not None], GUESS_COVERED):
+                quad, [d.quad for d in out if d.card is not None],
+                GUESS_COVERED if self.gallery.near_twins else GUESS_COVERED_NO_TWINS):
             # part of a taught card under another may be what tells it from its near
             # twins (a star apart): its reading cannot say what it does not see
             return
@@ -346,3 +347,9 @@ class Recognizer:
 GUESS_COVERED = 0.03
 """Fraction of a guessed taught card under (or over) a card found, from which it is not
 read: the part hidden may be what tells it from its near twins."""
+
+GUESS_COVERED_NO_TWINS = 0.15
+"""The same for a deck whose cards mostly have no near twin (:attr:`Gallery.near_twins`):
+a guess's outline a little into a card beside it (or a corner under it) hides no mark
+that only one card of the deck bears. Up from 0.03, it read 9 more overlapping cards in
+334 of a taught published deck and 5 in 325 of Star Plus (fresh seeds), none wrong."""

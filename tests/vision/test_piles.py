@@ -188,6 +188,21 @@ def test_a_guessed_taught_card_partly_under_a_card_found_is_not_read(
     assert [d.card for d in recognizer.detect(image)] == ["C9**"]
 
 
+def test_a_guess_a_little_into_a_card_found_is_read_where_the_deck_has_no_near_twins(
+        monkeypatch: pytest.MonkeyPatch, galleries: dict[str, Gallery]) -> None:
+    # the same pile in Star Plus, whose cards are no near twins: the guess's corner under
+    # the card over it (about 6 % of it) hides no mark that tells it from another card
+    assert galleries["star-catcher"].near_twins and not galleries["star-plus"].near_twins
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    under = _card_at((280, 250), (130, 182), 0)
+    over = _card_at((400, 200), (130, 182), 0)
+    _taught_on(image, under, "star-plus", "4")
+    _taught_on(image, over, "star-plus", "-3")
+    _pile_of(monkeypatch, [FoundCard(over, [], True), FoundCard(under, [], True, guessed=True)])
+    seen = Recognizer(galleries["star-plus"]).detect(image)
+    assert sorted(str(d.card) for d in seen) == ["-3", "4"]
+
+
 def test_two_cards_of_one_brightness_and_two_tints_meet_at_an_edge_of_colour() -> None:
     # a pale green card beside a pale pink one, as bright as each other: their grey images
     # meet with no edge; the colour does
