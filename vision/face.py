@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
-from vision.glyphs import CLASSES, SUITS, features_of, shipped_model
+from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
 from vision.index import ink_and_redness, paper_colour
 from vision.pips import hidden_within, layout_rank, pooled_suit
 
@@ -161,9 +161,16 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
     pips = int((suit_p >= 0.5).sum())
     # a pip's suit counts where its shape fits its colour (red hearts and diamonds):
-    # the classifier knows index glyphs better than large, blurred pips
-    shapes = [SUITS[int(np.argmax(row))] for row, p in
-              zip(probs[:, SUIT_COLS], suit_p, strict=True) if p >= 0.5]
+    # the classifier knows index glyphs better than large, blurred pips, and takes some
+    # decks' round-lobed clubs for spades (such a pip, either way up, is a club)
+    suits = np.array(probs[:, SUIT_COLS])
+    spade, club = SUITS.index("S"), SUITS.index("C")
+    for row, (patch, _) in zip(suits, blobs, strict=True):
+        if int(np.argmax(row)) == spade and (
+                lobed_like_a_club(patch) or lobed_like_a_club(patch[::-1, ::-1])):
+            row[club], row[spade] = row[club] + row[spade], 0.0
+    shapes = [SUITS[int(np.argmax(row))] for row, p in zip(suits, suit_p, strict=True)
+              if p >= 0.5]
     colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
     shapes = [shape for shape, r in zip(shapes, colours, strict=True)
               if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
@@ -176,7 +183,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
     return Field(pips, others, picture or big_other, suit, washed, alike,
                  tuple(centres) if alike else (),
-                 pooled_suit(probs[:, SUIT_COLS], is_red(float(np.median(redness)), th),
+                 pooled_suit(suits, is_red(float(np.median(redness)), th),
                              th.pooled_suit) if alike else None)
 
 
@@ -210,7 +217,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     pixels high look alike, their pips do not). Where ``both_corners`` must read (a
     small card, or one over or under another), the suit its blurred pips make together
     must fit too, and a single pip's (on a larger card alone the index is the clearer).
-    A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's.
+    A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's;
+    one blob alone in the middle of a face wholly seen is an ace's, no court's.
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -227,6 +235,12 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     True
     >>> field_denies("3", Field(2, 8, True))  # a jack's picture in pieces
     True
+    >>> ace = Field(0, 1, True, alike=1, where=((0.5, 0.5),))  # one big pip, unnamed
+    >>> field_denies("J", ace)
+    True
+    >>> washed = Field(0, 1, True, washed=True, alike=1, where=((0.5, 0.5),))
+    >>> field_denies("J", washed)  # the picture may be washed out by glare
+    False
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
             field.pips >= 2 or both_corners):
@@ -242,10 +256,13 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # where some may be hidden, and those seen are not laid out as another rank's)
         return True
     if rank in COURTS:
-        # a number card's pips: counted by the classifier, or alike and laid out as a rank
+        # a number card's pips: counted by the classifier, or alike and laid out as a rank;
+        # or an ace's one pip alone, the whole face in view (a Russian ace read as a J: its
+        # index is a Cyrillic letter)
         return (field.pips >= 4 and not field.picture) or (
             counted is not None and counted not in ("A", "2", "3")
-            and layout_rank(field.where) == counted)
+            and layout_rank(field.where) == counted) or (
+            _an_aces_face(field) and not field.washed)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
@@ -254,6 +271,18 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE)
+
+
+def _an_aces_face(field: Field) -> bool:
+    """Whether the face shows one blob alone, in its middle, and no picture: an ace's
+    (its pip however ornate; whether the classifier names it or not)."""
+    return field.alike == 1 and len(field.where) == 1 and all(
+        abs(v - 0.5) < ACE_MIDDLE for v in field.where[0])
+
+
+ACE_MIDDLE = 0.1
+"""How far from the middle of the card an ace's pip may lie, as a part of its width and
+height (aces of 30 published designs: within 0.01; no court's face is one blob)."""
 
 
 def face_shows(rank: str, field: Field) -> bool:

@@ -49,6 +49,7 @@ from vision.glyphs import (
     RANK_OF_LETTER,
     SUITS,
     features_of,
+    lobed_like_a_club,
     shipped_model,
 )
 from vision.index import (
@@ -180,6 +181,9 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     for i, cand in enumerate(cands):
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         printed, suit = PRINTED_RANKS[ri], SUITS[si]
+        sure = float(suit_p[i, si])
+        if suit == "S" and lobed_like_a_club(cand.suit):
+            sure = 0.0  # a round-lobed club the classifier takes for a spade: no suit read
         red = cand.redness >= th.red
         black = cand.redness <= th.black
         # a four-colour deck prints diamonds blue, orange or yellow, and clubs or spades green
@@ -187,7 +191,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS) or (
             coloured and suit in FOUR_COLOUR_SUITS)
         out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
-                                 float(rank_p[i, ri]), float(suit_p[i, si]), colour_ok,
+                                 float(rank_p[i, ri]), sure, colour_ok,
                                  cand.corner,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1)))
     return out

@@ -746,3 +746,46 @@ def test_pips_the_classifier_names_beside_a_picture_do_not_show_a_number_card() 
     assert not face_shows("3", Field(3, 6, True))
     assert face_shows("3", Field(3, 0, False))
     assert face_shows("3", Field(0, 3, True, alike=3, where=THREE_DOWN_THE_MIDDLE))
+
+
+needs_plastic = pytest.mark.skipif(
+    "aisleriot-plastic" not in INSTALLED,
+    reason="aisleriot's plastic theme is not installed (scripts/ensure-card-designs.sh)")
+
+
+@needs_plastic
+@pytest.mark.parametrize("card", ["3C", "7C"])
+def test_round_lobed_clubs_are_not_read_as_spades(card: str) -> None:
+    # aisleriot-plastic prints clubs of three round lobes that the classifier takes for
+    # spades, large and clean, in the index and as pips: the notches between the lobes
+    # say club
+    seen = _seen("aisleriot-plastic", card, 200)
+    assert identify_standard(seen, card_px=200).card == card
+    assert read_field(seen, Thresholds()).suit == "C"
+
+
+@needs_designs
+def test_no_published_spade_is_taken_for_a_round_lobed_club() -> None:
+    # the club's notches are out to both sides of its middle; a spade's, at its tip or by
+    # its stem, are not: no spade index of any installed design loses its suit to them
+    lost = []
+    for design in sorted(INSTALLED):
+        for card in ("5S", "AS", "10S", "KS"):
+            for width in (200, 120):
+                readings, _ = standard.read_corners(_seen(design, card, width))
+                lost += [(design, card, width) for r in readings
+                         if r.suit == "S" and r.suit_p == 0.0]
+    assert lost == []
+
+
+@pytest.mark.skipif("aisleriot-atlasnye-cyrillic" not in INSTALLED,
+                    reason="aisleriot's Cyrillic theme is not installed")
+@pytest.mark.parametrize(("card", "width", "blur"), [("AS", 200, 1.0), ("AS", 140, 1.0),
+                                                     ("AC", 140, 1.0)])
+def test_an_aces_face_denies_a_court_its_index_was_read_as(
+        card: str, width: int, blur: float) -> None:
+    # a Russian ace prints a Cyrillic Te (Tuz), a letter the classifier has no class for:
+    # it reads as a J. One pip alone in the middle of the face is an ace's, never a court's
+    seen = _seen("aisleriot-atlasnye-cyrillic", card, width, blur)
+    assert standard.read_corners(seen)[0][0].rank == "J"
+    assert identify_standard(seen, card_px=width).card is None
