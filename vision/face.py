@@ -282,7 +282,8 @@ def _an_aces_face(field: Field) -> bool:
 
 ACE_MIDDLE = 0.1
 """How far from the middle of the card an ace's pip may lie, as a part of its width and
-height (aces of 30 published designs: within 0.01; no court's face is one blob)."""
+height (105 aces of 33 published designs: within 0.06, most within 0.02; no court's face
+is one blob)."""
 
 
 def face_shows(rank: str, field: Field) -> bool:
