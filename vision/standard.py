@@ -173,26 +173,21 @@ def prepare() -> None:
 def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
     and whether the ink's colour fits the suit)."""
-    model = shipped_model()
-    glyphs = features_of([g for c in cands for g in (c.rank, c.suit)])
-    probs = model.predict(glyphs)
+    probs = shipped_model().predict(features_of([g for c in cands for g in (c.rank, c.suit)]))
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
     for i, cand in enumerate(cands):
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         printed, suit = PRINTED_RANKS[ri], SUITS[si]
-        sure = float(suit_p[i, si])
-        if suit == "S" and lobed_like_a_club(cand.suit):
-            sure = 0.0  # a round-lobed club the classifier takes for a spade: no suit read
-        red = cand.redness >= th.red
-        black = cand.redness <= th.black
+        # (a round-lobed club the classifier takes for a spade reads no suit)
+        sure = 0.0 if suit == "S" and lobed_like_a_club(cand.suit) else float(suit_p[i, si])
+        red, black = cand.redness >= th.red, cand.redness <= th.black
         # a four-colour deck prints diamonds blue, orange or yellow, and clubs or spades green
         coloured = not red and cand.chroma >= th.coloured
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS) or (
             coloured and suit in FOUR_COLOUR_SUITS)
         out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
-                                 float(rank_p[i, ri]), sure, colour_ok,
-                                 cand.corner,
+                                 float(rank_p[i, ri]), sure, colour_ok, cand.corner,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1)))
     return out
 
