@@ -218,7 +218,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     small card, or one over or under another), the suit its blurred pips make together
     must fit too, and a single pip's (on a larger card alone the index is the clearer).
     A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's;
-    one blob alone in the middle of a face wholly seen is an ace's, no court's.
+    one blob alone in the middle of a face clear of glare is an ace's, no court's.
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -257,8 +257,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         return True
     if rank in COURTS:
         # a number card's pips: counted by the classifier, or alike and laid out as a rank;
-        # or an ace's one pip alone, the whole face in view (a Russian ace read as a J: its
-        # index is a Cyrillic letter)
+        # or an ace's one pip alone, clear of glare (a Russian ace read as a J: its index is
+        # a Cyrillic letter; a court under a hand is refused, never named an ace)
         return (field.pips >= 4 and not field.picture) or (
             counted is not None and counted not in ("A", "2", "3")
             and layout_rank(field.where) == counted) or (

@@ -132,7 +132,7 @@ def lobed_like_a_club(glyph: Ink) -> bool:
     for _, _, deepest, depth in notches:
         px, py = (int(v) for v in outline[deepest][0])
         across = (px - x) / w
-        # (out to the sides and below its top quarter: the notches by a spade's stem, the
+        # (out to the sides and below its top third: the notches by a spade's stem, the
         # spade turned over, lie closer in and higher)
         if (0.32 <= (py - y) / h <= 0.58 and depth / 256 >= CLUB_NOTCH * w
                 and not 0.34 <= across <= 0.66):
