@@ -30,6 +30,7 @@ from its straight sides (:mod:`vision.piles`): a guess is a card only if it read
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +39,9 @@ from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
+PlaceTest = Callable[[tuple[float, float]], bool]
+"""Whether a card centred at a point (image pixels) counts: off the play area lie the
+calibration markers, a cup, a sleeve."""
 
 CARD_W, CARD_H = 200, 280
 """Size of the canonical dewarped card (portrait)."""
@@ -379,7 +383,7 @@ class FoundCard:
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
                                piles: bool = False, squares: bool = False,
-                               ) -> list[FoundCard]:
+                               counts: PlaceTest | None = None) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
@@ -389,7 +393,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     ``squares``, square outlines apart from every card found follow, flagged
     ``square``: a card foreshortened by a steeply tilted camera, or a square thing on
     the table (a tile, a coaster, a board's cells), a card only if it reads (the
-    visible part of a card under another is often square too: hence apart).
+    visible part of a card under another is often square too: hence apart). With
+    ``counts``, cards are guessed only on piles centred where it says cards count.
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -446,7 +451,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     cards = found_cards(out, clustered, square, masks[0])
     return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
         gray, masks[0], open_outlines, cards, settings,
-        image if image.ndim == 3 else None)] if piles else cards
+        image if image.ndim == 3 else None, counts)] if piles else cards
 
 
 def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,

@@ -13,6 +13,7 @@ the caller keeps only those it names (both corners alike, as any overlapped card
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import cast
 
 import cv2
@@ -25,6 +26,7 @@ from vision.detect import (
     DetectorSettings,
     FoundCard,
     Image,
+    PlaceTest,
     Quad,
     _area_limits,
     _iou,
@@ -68,17 +70,27 @@ each card before the second best at any."""
 
 def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
                    cards: list[FoundCard], settings: DetectorSettings,
-                   colour: Image | None = None) -> list[Quad]:
+                   colour: Image | None = None, counts: PlaceTest | None = None,
+                   ) -> list[Quad]:
     """Guesses at cards on piles (outlines round several cards, ``piles``), best first:
     none is one of the ``cards`` found already, but one may be a better outline of a
     card found overlapped. ``edges`` is the frame's dilated edge mask; ``colour`` the
-    frame (BGR), whose edges of colour are looked at on the piles too."""
+    frame (BGR), whose edges of colour are looked at on the piles too. Piles centred
+    where ``counts`` says no card counts are left alone (a calibration marker's white
+    square is outline enough for two cards, and costs as much to look over)."""
     known = [c.quad for c in cards]
     card = _card_area(known)
     lo = _area_limits(settings, float(gray.shape[0] * gray.shape[1]))[0]
+    if counts is not None:
+        piles = [p for p in piles if counts(_box_centre(cv2.boundingRect(p)))]
     boxes = _regions(piles, cards, max(card, lo), gray.shape[1::-1])
     return _guesses(gray, _with_colour_edges(edges, colour, boxes), boxes, known, card,
                     settings)
+
+
+def _box_centre(box: Sequence[int]) -> tuple[float, float]:
+    x, y, w, h = box
+    return x + w / 2, y + h / 2
 
 
 def cards_round(image: Image, unread: list[Quad], known: list[Quad],

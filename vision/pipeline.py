@@ -15,6 +15,7 @@ from vision.detect import (
     CARD_W,
     DetectorSettings,
     Outline,
+    PlaceTest,
     _contains,
     _overlaps_another,
     dewarp,
@@ -151,6 +152,11 @@ class Detection:
                 "reason": None if self.reason is None else self.reason.value}
 
 
+def _centre(quad: NDArray[np.float32]) -> tuple[float, float]:
+    x, y = np.asarray(quad, np.float64).mean(axis=0)
+    return float(x), float(y)
+
+
 def short_side(quad: NDArray[np.float32]) -> float:
     """The mean length of a portrait quad's two short sides (its first and third), in pixels.
 
@@ -282,13 +288,18 @@ class Recognizer:
             outlines = (sides_out(np.roll(q, turn, axis=0), *sides) for turn in range(4))
             yield [portrait(o) for o in outlines if inside(o, image)]
 
-    def detect(self, image: Image) -> list[Detection]:
-        """Every card quad in ``image`` with its identity (or ``None``)."""
+    def detect(self, image: Image, counts: PlaceTest | None = None) -> list[Detection]:
+        """Every card quad in ``image`` with its identity (or ``None``); with ``counts``,
+        only the cards centred where it says cards count (the play area), and no time is
+        spent reading or guessing at anything elsewhere."""
         out: list[Detection] = []
         guesses = []
-        everything = find_cards_with_alternates(image, self.settings, piles=True, squares=True)
+        everything = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
+                                                counts=counts)
         for found in everything:
             q = portrait(found.quad)
+            if counts is not None and not counts(_centre(q)):
+                continue
             if found.guessed:
                 guesses.append(q)
                 continue
@@ -319,7 +330,8 @@ class Recognizer:
             guesses += [portrait(g) for g in cards_round(
                 image, unread, [d.quad for d in out] + guesses, self.settings)]
         for guess in guesses:
-            self._guess_on_pile(image, guess, out)
+            if counts is None or counts(_centre(guess)):
+                self._guess_on_pile(image, guess, out)
         return out
 
     def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],

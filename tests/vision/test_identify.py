@@ -137,7 +137,7 @@ def test_a_taught_card_outlined_by_its_printed_panel_alone_is_read_round_it(
         seen = [FoundCard(np.roll(outline, turn, axis=0), [])]
         monkeypatch.setattr(pipeline, "find_cards_with_alternates",
                             lambda image, settings=None, piles=False, squares=False,
-                            seen=seen: seen)
+                            counts=None, seen=seen: seen)
         [found] = Recognizer(harry).detect(image)
         assert found.card == "mom"
         assert quad_iou(found.quad, card) > 0.8

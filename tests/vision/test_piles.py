@@ -102,7 +102,7 @@ def test_a_card_on_a_pile_with_no_outline_of_its_own_is_guessed_and_read() -> No
 
 def _pile_of(monkeypatch: pytest.MonkeyPatch, found: list[FoundCard]) -> None:
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False: found)
+                        lambda image, settings=None, piles=False, squares=False, counts=None: found)
 
 
 def test_a_guess_that_does_not_read_is_no_card(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -217,3 +217,41 @@ def test_two_cards_of_one_brightness_and_two_tints_meet_at_an_edge_of_colour() -
     assert edges[20:140, 97:103].any(axis=1).all()  # all along the side
     assert not edges[:, :90].any() and not edges[:, 110:].any()  # and nowhere else
     assert _with_colour_edges(grey_edges, None, [(40, 10, 160, 150)]) is grey_edges
+
+
+def test_nothing_off_the_play_area_is_read_or_guessed_at(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the calibration markers' white squares are outline enough for two cards: without the
+    # play area they are looked over for cards on piles, which took most of a frame's time
+    from vision.simtable import SimTable, rendered_gallery
+
+    table = SimTable("star-plus", ("Ann", "Ben"), size=(800, 450))
+    table.show(table.with_added(["2", "4", "1"], "seat:Ann"), wait=False)
+    frame = table.render()
+    x0, y0, x1, y1 = table.rect
+    margin = table.marker_side
+
+    def counts(point: tuple[float, float]) -> bool:  # as the calibrated camera's test
+        x, y = point
+        near_corner = min(x - x0, x1 - x) < margin and min(y - y0, y1 - y) < margin
+        return x0 <= x <= x1 and y0 <= y <= y1 and not near_corner
+
+    read: list[tuple[float, float]] = []
+    read_quad = Recognizer._read_quad
+
+    def spy(self: Recognizer, image: np.ndarray, quad: np.ndarray, *args: object,
+            **kwargs: object) -> tuple[str | None, float, object]:
+        centre = quad.mean(axis=0)
+        read.append((float(centre[0]), float(centre[1])))
+        return read_quad(self, image, quad, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Recognizer, "_read_quad", spy)
+    recognizer = Recognizer(rendered_gallery("star-plus"))
+    everywhere = recognizer.detect(frame)
+    assert not all(counts(p) for p in read)  # the markers were looked at
+    read.clear()
+    on_the_area = recognizer.detect(frame, counts)
+    assert read and all(counts(p) for p in read)
+    assert sorted(str(d.card) for d in on_the_area) == ["1", "2", "4"]
+    assert sorted(str(d.card) for d in everywhere if counts(tuple(d.quad.mean(axis=0)))) \
+        == ["1", "2", "4"]

@@ -24,7 +24,7 @@ def _quad(x: float, y: float, w: float) -> np.ndarray:
 def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
     """The detector finds exactly ``quads`` (no alternates)."""
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False: [
+                        lambda image, settings=None, piles=False, squares=False, counts=None: [
                             FoundCard(q, []) for q in quads])
 
 
@@ -114,7 +114,7 @@ def test_an_overlapped_card_is_read_by_both_its_corners(
 
     monkeypatch.setattr(pipeline, "identify_standard", reader)
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False: [
+                        lambda image, settings=None, piles=False, squares=False, counts=None: [
                             FoundCard(_quad(10, 10, 100), [], overlapped=True),
                             FoundCard(_quad(300, 10, 100), [])])
     Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))

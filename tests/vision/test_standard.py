@@ -311,7 +311,7 @@ def test_an_outline_drawn_inside_the_card_is_read_again_a_little_larger(
                      [100 + inset, 60 + CARD_H - inset]], np.float32)
     assert identify_standard(dewarp(image, quad)).card is None
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False: [
+                        lambda image, settings=None, piles=False, squares=False, counts=None: [
                             FoundCard(quad, [])])
     [found] = Recognizer("standard").detect(image)
     assert found.card == "8H"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.games.match import Match
-from companion.inputs.camera.corners import TableCorners, centre_of
+from companion.inputs.camera.corners import TableCorners
 from companion.inputs.camera.errors import CameraFeedError, CameraNotReady
 from companion.inputs.camera.teaching import DeckTeacher
 from companion.inputs.feed import CurrentMatch, Notices, TableLink
@@ -118,9 +118,8 @@ class MatchFollower:
         recognizer = self.recognizer
         if recognizer is None:
             return []
-        # off the play area: a marker, a cup, a sleeve
-        found = [d for d in recognizer.detect(frame)
-                 if self.corners.on_play_area(centre_of(d.quad))]
+        # off the play area (a marker, a cup, a sleeve) nothing is read or guessed at
+        found = recognizer.detect(frame, self.corners.on_play_area)
         self.shown(found)
         return found
 
