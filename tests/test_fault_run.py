@@ -133,7 +133,7 @@ def log_longer(service: Service, match_id: int, than: int) -> Callable[[], bool]
 def test_pulled_cable_and_killed_service_lose_nothing(
     tmp_path: Path, board: SimulatedBoard
 ) -> None:
-    rng = random.Random(5)
+    rng = random.Random(69)  # a short match (40 events) that still reaches both faults
     service = Service(tmp_path / "data", board.port)
     service.start()
     try:
