@@ -30,18 +30,16 @@ from its straight sides (:mod:`vision.piles`): a guess is a card only if it read
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.play_area import PlaceTest
+
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
-PlaceTest = Callable[[tuple[float, float]], bool]
-"""Whether a card centred at a point (image pixels) counts: off the play area lie the
-calibration markers, a cup, a sleeve."""
 
 CARD_W, CARD_H = 200, 280
 """Size of the canonical dewarped card (portrait)."""

@@ -33,6 +33,7 @@ import numpy as np
 from vision.bench import Detector, reason_key, timed_detect
 from vision.photos import FOLDERS, LabelledCard, Photo, load_photos, missing_reason
 from vision.pipeline import Detection, Recognizer
+from vision.play_area import centre_of
 
 ALL = "all"
 
@@ -49,14 +50,9 @@ class PhotoScore:
     extra: int = 0  # unnamed quads in no labelled box
 
 
-def _centre(d: Detection) -> tuple[float, float]:
-    c = np.asarray(d.quad, np.float64).mean(axis=0)
-    return float(c[0]), float(c[1])
-
-
 def _box_for(d: Detection, cards: Sequence[LabelledCard]) -> int | None:
     """The labelled card a detection falls on, if any."""
-    x, y = _centre(d)
+    x, y = centre_of(d.quad)
     inside = [i for i, c in enumerate(cards) if c.contains(x, y)]
     if not inside:
         return None

@@ -13,7 +13,6 @@ the caller keeps only those it names (both corners alike, as any overlapped card
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import cast
 
 import cv2
@@ -26,7 +25,6 @@ from vision.detect import (
     DetectorSettings,
     FoundCard,
     Image,
-    PlaceTest,
     Quad,
     _area_limits,
     _iou,
@@ -34,6 +32,7 @@ from vision.detect import (
     inside,
     order_clockwise,
 )
+from vision.play_area import PlaceTest
 
 PILE_SIZE = 1.3
 """Least area of a pile's bounding box, as a multiple of a card's: room for two cards."""
@@ -81,16 +80,9 @@ def cards_on_piles(gray: Image, edges: Image, piles: list[NDArray[np.int32]],
     known = [c.quad for c in cards]
     card = _card_area(known)
     lo = _area_limits(settings, float(gray.shape[0] * gray.shape[1]))[0]
-    if counts is not None:
-        piles = [p for p in piles if counts(_box_centre(cv2.boundingRect(p)))]
-    boxes = _regions(piles, cards, max(card, lo), gray.shape[1::-1])
+    boxes = _regions(piles, cards, max(card, lo), gray.shape[1::-1], counts)
     return _guesses(gray, _with_colour_edges(edges, colour, boxes), boxes, known, card,
                     settings)
-
-
-def _box_centre(box: Sequence[int]) -> tuple[float, float]:
-    x, y, w, h = box
-    return x + w / 2, y + h / 2
 
 
 def cards_round(image: Image, unread: list[Quad], known: list[Quad],
@@ -203,11 +195,12 @@ the cards found."""
 
 
 def _regions(piles: list[NDArray[np.int32]], cards: list[FoundCard], card: float,
-             size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+             size: tuple[int, int], counts: PlaceTest | None = None,
+             ) -> list[tuple[int, int, int, int]]:
     """The bounding boxes (x0, y0, x1, y1) of the largest piles, a little padded: each
     with room for two cards, and half a card or more of it that no card found alone
     covers (an outline round a lone card and its shadow is no pile). A box inside one
-    already taken is left out."""
+    already taken is left out, and one centred where ``counts`` says no card counts."""
     boxes = sorted(((cv2.boundingRect(p), p) for p in piles), key=lambda b: -b[0][2] * b[0][3])
     out: list[tuple[int, int, int, int]] = []
     narrowest = PILE_NARROWEST * math.sqrt(card / CARD_ASPECT)  # of a card's short side
@@ -216,6 +209,8 @@ def _regions(piles: list[NDArray[np.int32]], cards: list[FoundCard], card: float
             break
         if min(bw, bh) < narrowest:
             continue  # a streak of the table's grain, a shadow along a card
+        if counts is not None and not counts((x + bw / 2, y + bh / 2)):
+            continue  # off the play area: a calibration marker's white square
         box = (max(x - 4, 0), max(y - 4, 0), min(x + bw + 4, size[0]), min(y + bh + 4, size[1]))
         if any(o[0] <= box[0] and o[1] <= box[1] and box[2] <= o[2] and box[3] <= o[3]
                for o in out):

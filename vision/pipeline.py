@@ -15,7 +15,6 @@ from vision.detect import (
     CARD_W,
     DetectorSettings,
     Outline,
-    PlaceTest,
     _contains,
     _overlaps_another,
     dewarp,
@@ -27,6 +26,7 @@ from vision.detect import (
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.piles import cards_round
+from vision.play_area import PlaceTest, centre_of
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
 from vision.standard import Reading, Thresholds, identify_standard
@@ -150,11 +150,6 @@ class Detection:
                 "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
                 "score": round(self.score, 3),
                 "reason": None if self.reason is None else self.reason.value}
-
-
-def _centre(quad: NDArray[np.float32]) -> tuple[float, float]:
-    x, y = np.asarray(quad, np.float64).mean(axis=0)
-    return float(x), float(y)
 
 
 def short_side(quad: NDArray[np.float32]) -> float:
@@ -298,7 +293,7 @@ class Recognizer:
                                                 counts=counts)
         for found in everything:
             q = portrait(found.quad)
-            if counts is not None and not counts(_centre(q)):
+            if counts is not None and not counts(centre_of(q)):
                 continue
             if found.guessed:
                 guesses.append(q)
@@ -330,7 +325,7 @@ class Recognizer:
             guesses += [portrait(g) for g in cards_round(
                 image, unread, [d.quad for d in out] + guesses, self.settings)]
         for guess in guesses:
-            if counts is None or counts(_centre(guess)):
+            if counts is None or counts(centre_of(guess)):
                 self._guess_on_pile(image, guess, out)
         return out
 

@@ -1,12 +1,16 @@
-"""Scripted camera footage: table layouts rendered as frames, with hands moving between them."""
+"""Scripted camera footage: table layouts rendered as frames, with hands moving between them;
+and a detector scripted to find given outlines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
+import vision.pipeline as pipeline
+from vision.detect import FoundCard
 from vision.render import Conditions, Placement, compose_scene
 
 SLOTS = [(330 + 125 * (i % 6), 170 + 190 * (i // 6)) for i in range(18)]
@@ -57,3 +61,9 @@ class Table:
         still = self.frame()
         for _ in range(quiet):
             yield still
+
+
+def detector_finds(monkeypatch: pytest.MonkeyPatch, found: Sequence[FoundCard]) -> None:
+    """The recognizer's detector scripted to find exactly ``found`` in any frame."""
+    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
+                        lambda image, *args, **kwargs: list(found))

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.pipeline as pipeline
+from tests.vision.scripted import detector_finds
 from vision.decks import deck_ids
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, find_cards, portrait, quad_iou
 from vision.enrolled import EnrollmentError, Gallery
@@ -135,9 +135,7 @@ def test_a_taught_card_outlined_by_its_printed_panel_alone_is_read_round_it(
                         [left + x + w, top + y + h], [left + x, top + y + h]], np.float32)
     for turn in range(4):  # the panel is near square: outlined either way round
         seen = [FoundCard(np.roll(outline, turn, axis=0), [])]
-        monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                            lambda image, settings=None, piles=False, squares=False,
-                            counts=None, seen=seen: seen)
+        detector_finds(monkeypatch, seen)
         [found] = Recognizer(harry).detect(image)
         assert found.card == "mom"
         assert quad_iou(found.quad, card) > 0.8

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.pipeline as pipeline
+from tests.vision.scripted import detector_finds
 from vision.designs import TRAINING_DESIGNS, published_designs
 from vision.detect import (
     CARD_ASPECT,
@@ -100,16 +100,11 @@ def test_a_card_on_a_pile_with_no_outline_of_its_own_is_guessed_and_read() -> No
     assert all(d.card in truth for d in named)
 
 
-def _pile_of(monkeypatch: pytest.MonkeyPatch, found: list[FoundCard]) -> None:
-    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False, counts=None: found)
-
-
 def test_a_guess_that_does_not_read_is_no_card(monkeypatch: pytest.MonkeyPatch) -> None:
     image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
     blank = _card_at((320, 240), (120, 168), 10)
     cv2.fillConvexPoly(image, np.round(blank).astype(np.int32), (235, 235, 235))
-    _pile_of(monkeypatch, [FoundCard(blank, [], True, guessed=True)])
+    detector_finds(monkeypatch, [FoundCard(blank, [], True, guessed=True)])
     assert Recognizer("standard").detect(image) == []
 
 
@@ -120,7 +115,7 @@ def test_a_guess_that_reads_replaces_the_unread_outline_it_overlaps(
     _placed(image, card, "9C")
     # the first look outlined the card with a pile's corners: both indices cut off
     run_into = card + np.array([[0, 40], [0, 40], [0, -40], [0, -40]], np.float32)
-    _pile_of(monkeypatch, [FoundCard(run_into, [], True),
+    detector_finds(monkeypatch, [FoundCard(run_into, [], True),
                            FoundCard(card, [], True, guessed=True)])
     seen = Recognizer("standard").detect(image)
     assert [(d.card, quad_iou(d.quad, card) > 0.95) for d in seen] == [("9C", True)]
@@ -131,7 +126,7 @@ def test_a_guess_never_overrules_a_card_already_named(monkeypatch: pytest.Monkey
     card = _card_at((320, 240), (120, 168), 0)
     _placed(image, card, "9C")
     shifted = card + np.array([12, 0], np.float32)  # a guess half on the card, half on the table
-    _pile_of(monkeypatch, [FoundCard(card, [], False),
+    detector_finds(monkeypatch, [FoundCard(card, [], False),
                            FoundCard(shifted, [], True, guessed=True)])
     seen = Recognizer("standard").detect(image)
     assert [d.card for d in seen] == ["9C"] and quad_iou(seen[0].quad, card) > 0.95
@@ -157,7 +152,7 @@ def test_a_card_is_guessed_round_an_unread_outline_of_two(
     _placed(image, top, "9C")
     cv2.polylines(image, [np.round(top).astype(np.int32)], True, (120, 120, 120), 1)
     both = order_clockwise(np.array([[235, 129], [405, 129], [405, 349], [235, 349]], np.float32))
-    _pile_of(monkeypatch, [FoundCard(both, [])])
+    detector_finds(monkeypatch, [FoundCard(both, [])])
     seen = Recognizer("standard").detect(image)
     assert [d.card for d in seen] == ["9C"]
     assert quad_iou(seen[0].quad, top) > 0.9
@@ -182,9 +177,10 @@ def test_a_guessed_taught_card_partly_under_a_card_found_is_not_read(
     _taught_on(image, under, "star-catcher", "D4")
     _taught_on(image, over, "star-catcher", "C9**")
     recognizer = Recognizer(galleries["star-catcher"])
-    _pile_of(monkeypatch, [FoundCard(under, [], True, guessed=True)])
+    detector_finds(monkeypatch, [FoundCard(under, [], True, guessed=True)])
     assert [d.card for d in recognizer.detect(image)] == ["D4"]  # alone, it reads
-    _pile_of(monkeypatch, [FoundCard(over, [], True), FoundCard(under, [], True, guessed=True)])
+    detector_finds(monkeypatch, [FoundCard(over, [], True),
+                                 FoundCard(under, [], True, guessed=True)])
     assert [d.card for d in recognizer.detect(image)] == ["C9**"]
 
 
@@ -198,7 +194,8 @@ def test_a_guess_a_little_into_a_card_found_is_read_where_the_deck_has_no_near_t
     over = _card_at((400, 200), (130, 182), 0)
     _taught_on(image, under, "star-plus", "4")
     _taught_on(image, over, "star-plus", "-3")
-    _pile_of(monkeypatch, [FoundCard(over, [], True), FoundCard(under, [], True, guessed=True)])
+    detector_finds(monkeypatch, [FoundCard(over, [], True),
+                                 FoundCard(under, [], True, guessed=True)])
     seen = Recognizer(galleries["star-plus"]).detect(image)
     assert sorted(str(d.card) for d in seen) == ["-3", "4"]
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vision.pipeline as pipeline
+from tests.vision.scripted import detector_finds
 from vision.cli import main
 from vision.detect import FoundCard, portrait
 from vision.enrolled import Gallery, Match
@@ -23,9 +24,7 @@ def _quad(x: float, y: float, w: float) -> np.ndarray:
 
 def _found(monkeypatch: pytest.MonkeyPatch, *quads: np.ndarray) -> None:
     """The detector finds exactly ``quads`` (no alternates)."""
-    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False, counts=None: [
-                            FoundCard(q, []) for q in quads])
+    detector_finds(monkeypatch, [FoundCard(q, []) for q in quads])
 
 
 def test_the_standard_readers_reason_reaches_the_detection(
@@ -113,9 +112,7 @@ def test_an_overlapped_card_is_read_by_both_its_corners(
         return Reading("QS", 0.9)
 
     monkeypatch.setattr(pipeline, "identify_standard", reader)
-    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False, counts=None: [
-                            FoundCard(_quad(10, 10, 100), [], overlapped=True),
-                            FoundCard(_quad(300, 10, 100), [])])
+    detector_finds(monkeypatch, [FoundCard(_quad(10, 10, 100), [], overlapped=True),
+                                 FoundCard(_quad(300, 10, 100), [])])
     Recognizer("standard").detect(np.zeros((300, 500, 3), np.uint8))
     assert told == [True, False]

@@ -19,6 +19,7 @@ import pytest
 
 import vision.pipeline as pipeline
 import vision.standard as standard
+from tests.vision.scripted import detector_finds
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, on_background, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
@@ -310,9 +311,7 @@ def test_an_outline_drawn_inside_the_card_is_read_again_a_little_larger(
                      [100 + CARD_W - inset, 60 + CARD_H - inset],
                      [100 + inset, 60 + CARD_H - inset]], np.float32)
     assert identify_standard(dewarp(image, quad)).card is None
-    monkeypatch.setattr(pipeline, "find_cards_with_alternates",
-                        lambda image, settings=None, piles=False, squares=False, counts=None: [
-                            FoundCard(quad, [])])
+    detector_finds(monkeypatch, [FoundCard(quad, [])])
     [found] = Recognizer("standard").detect(image)
     assert found.card == "8H"
 

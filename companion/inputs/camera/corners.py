@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.inputs.camera.errors import CameraFeedError, CameraRequestError
 from vision.calibration import CalibrationError, TableGeometry
+from vision.play_area import centre_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -178,9 +179,3 @@ def on_play_area(geometry: TableGeometry, point: tuple[float, float]) -> bool:
     inside = 0 <= x <= w and 0 <= y <= h
     near_corner = min(x, w - x) < EDGE_SHARE * w and min(y, h - y) < EDGE_SHARE * h
     return inside and not near_corner
-
-
-def centre_of(quad: Any) -> tuple[float, float]:
-    """The centre of a card's four corners (an ``(4, 2)`` array)."""
-    c = quad.mean(axis=0)
-    return float(c[0]), float(c[1])
