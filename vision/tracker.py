@@ -4,6 +4,11 @@
   is learned from them.
 * A card is on the table only after it has been seen in ``stable_frames``
   quiet frames at the same place; its identity is the vote over frames.
+* Once the table has settled (the same cards, every one named, found in
+  ``rest_after`` looks in a row), the tracker rests: it does not detect again
+  until the frame differs from the last one it looked at, a hand has moved, or
+  ``look_every`` frames have gone by. A table between plays costs a Pi only
+  the motion check.
 * A confirmed card that is no longer detected is *removed* only when its
   place shows the bare table again for ``removal_frames`` quiet frames. If
   something else covers it (a resting hand, another card's shadow), it is
@@ -66,6 +71,8 @@ class TrackerSettings:
     motion_level: float = 12.0  # grey levels of change that count as motion
     motion_fraction: float = 0.002  # of the image
     background_level: float = 18.0  # mean grey difference still "bare table"
+    rest_after: int = 3  # settled looks in a row before detection rests
+    look_every: int = 10  # while resting, still look at every this-many-th frame
 
 
 @dataclass
@@ -116,6 +123,13 @@ class Tracker:
         self._known: NDArray[np.bool_] | None = None  # background pixels seen bare
         self._emitted: dict[int, TableCard] = {}
         self.skipped = 0
+        """Frames with motion, not looked at."""
+        self.rested = 0
+        """Still frames of a settled table, not looked at."""
+        self._looked_at: NDArray[np.float32] | None = None  # the last frame detected on
+        self._moved_since_look = True
+        self._settled_looks = 0
+        self._since_look = 0
 
     @property
     def state(self) -> TableState:
@@ -139,9 +153,16 @@ class Tracker:
         small = _small_grey(frame)
         if self.moving(small):
             self.skipped += 1
+            self._moved_since_look = True
+            return None
+        if self._resting(small):
+            self.rested += 1
             return None
         s = self.settings
+        before = self._looked()
         unmatched = list(detect(frame))
+        self._looked_at, self._moved_since_look, self._since_look = small, False, 0
+        settled = True  # every card found where it was, read as it was; nothing new
         for track in list(self._tracks):  # a card put on top appends a track
             best = None
             best_d = float("inf")
@@ -152,6 +173,7 @@ class Tracker:
                     best, best_d = d, dist
             if best is not None:
                 unmatched = [d for d in unmatched if d is not best]
+                settled &= best.card is not None and best.card == track.identity(s)
                 if self._covered_by_another(track, best):
                     continue
                 track.quad = best.quad.astype(np.float32)
@@ -163,9 +185,12 @@ class Tracker:
                     track.votes[best.card] += 1
                 if track.seen >= s.stable_frames:
                     track.confirmed = True
-            elif not track.confirmed or self._looks_bare(small, track):
-                track.missing += 1
-            # else: covered by something that is not the table; keep the card
+            else:
+                settled = False
+                if not track.confirmed or self._looks_bare(small, track):
+                    track.missing += 1
+                # else: covered by something that is not the table; keep the card
+        settled &= not unmatched
         for d in unmatched:
             t = _Track(self._next, d.quad.astype(np.float32), seen=1)
             if d.card is None:
@@ -177,7 +202,25 @@ class Tracker:
         self._tracks = [t for t in self._tracks
                         if t.missing < (s.removal_frames if t.confirmed else 2)]
         self._learn_background(small)
+        settled &= self._looked() == before and all(t.confirmed for t in self._tracks)
+        self._settled_looks = self._settled_looks + 1 if settled else 0
         return self._report()
+
+    def _looked(self) -> tuple[tuple[int, str | None], ...]:
+        return tuple((t.number, t.identity(self.settings)) for t in self._tracks)
+
+    def _resting(self, small: NDArray[np.float32]) -> bool:
+        """Whether this still frame need not be looked at: the table has settled and
+        nothing differs from the frame last looked at (a slow change adds up there)."""
+        s, last = self.settings, self._looked_at
+        if (self._settled_looks < s.rest_after or self._moved_since_look or last is None
+                or last.shape != small.shape or self._since_look + 1 >= s.look_every):
+            return False
+        changed = np.abs(small - last) > s.motion_level
+        if bool(changed.mean() > s.motion_fraction):
+            return False
+        self._since_look += 1
+        return True
 
     def _covered_by_another(self, track: _Track, d: Detection) -> bool:
         """A confirmed card read as another card in several quiet frames in a row: a card

@@ -107,3 +107,57 @@ def test_a_card_put_on_top_of_another_replaces_it(galleries: dict[str, Gallery])
     assert [c.card for c in changes[0].removed] == ["5"]
     assert [c.card for c in changes[0].added] == ["7"]
     assert changes[0].added[0].track != first[0].added[0].track
+
+
+def _counting(detect: Callable[[np.ndarray], list[Detection]],
+              calls: list[int]) -> Callable[[np.ndarray], list[Detection]]:
+    def counted(frame: np.ndarray) -> list[Detection]:
+        calls.append(1)
+        return detect(frame)
+    return counted
+
+
+def test_a_settled_table_is_not_looked_at_again_until_it_changes(
+        galleries: dict[str, Gallery]) -> None:
+    rec = Recognizer(galleries["star-catcher"])
+    table = Table("star-catcher")
+    for card in ("D3", "M"):
+        table.put(card)
+    calls: list[int] = []
+    tracker = Tracker()
+    detect = _counting(rec.detect, calls)
+    changes = _run(tracker, table.footage(quiet=9), detect)
+    assert sorted(str(c.card) for ch in changes for c in ch.added) == ["D3", "M"]
+    # the hand's frames and the first still one are motion; of the 8 quiet frames after,
+    # the third look confirms the cards, it and 2 more find them as they were (settled),
+    # and the last 3 frames are not looked at
+    assert (len(calls), tracker.rested) == (5, 3)
+    # a card taken away with no hand in sight (the frame differs from the last one looked
+    # at): the tracker looks again and the card leaves after its removal frames
+    table.take("M")
+    gone = table.frame()
+    changes = _run(tracker, [gone] * 5, detect)
+    assert [c.card for ch in changes for c in ch.removed] == ["M"]
+    assert [c.card for c in tracker.state.cards] == ["D3"]
+
+
+def test_a_resting_tracker_still_looks_now_and_then() -> None:
+    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    calls: list[int] = []
+    tracker = Tracker()
+    detect = _counting(lambda _f: [Detection("D7", quad, 0.9)], calls)
+    _run(tracker, [frame] * 40, detect)
+    # frame 1 is motion; 5 looks settle the table; then one look in every 10 frames
+    assert len(calls) == 5 + 3
+    assert tracker.rested == 40 - 1 - len(calls)
+
+
+def test_a_card_not_read_yet_is_looked_at_in_every_still_frame() -> None:
+    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    calls: list[int] = []
+    tracker = Tracker()
+    # each new still frame is another chance to read it (camera noise, a better angle)
+    _run(tracker, [frame] * 20, _counting(lambda _f: [Detection(None, quad, 0.0)], calls))
+    assert (len(calls), tracker.rested) == (19, 0)
