@@ -63,7 +63,15 @@ class Field:
     """The suit the blobs counted in :attr:`alike` make together: the classifier's suit
     probabilities averaged over all of them, among the suits of their colour (``None``
     when no suit stands out, or the colour is unclear)."""
+    both_colours: bool = False
+    """Blobs of both colours, at least :data:`TWO_FACES` of each clearly red and clearly
+    black: two cards' pips (one card's are all of one colour), as an outline round two
+    cards shows."""
 
+
+TWO_FACES = 2
+"""Clearly red and clearly black blobs, each at least this many, that make a face two
+cards' (:attr:`Field.both_colours`)."""
 
 CORNER_SQUARE = (0.2, 0.3)
 """The part of each corner (width, height fractions) left out of the field where the index
@@ -181,10 +189,11 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
+    both = min(sum(r >= th.red for r in redness), sum(r <= th.black for r in redness))
     return Field(pips, others, picture or big_other, suit, washed, alike,
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
-                             th.pooled_suit) if alike else None)
+                             th.pooled_suit) if alike else None, both >= TWO_FACES)
 
 
 def is_red(redness: float, th: Thresholds) -> bool | None:
@@ -267,6 +276,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
     expected = int(rank)
+    if partly_hidden and field.both_colours:
+        # one corner read, the other not, and two cards' pips: an outline round two cards
+        return True
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (

@@ -180,6 +180,24 @@ def test_an_index_the_pips_contradict_is_not_named() -> None:
     assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
 
 
+def test_one_corner_over_two_cards_pips_is_not_named() -> None:
+    # an outline round two cards, one corner showing the upper card's index and the other
+    # corner nothing readable: red and black pips on one face are two cards' (seen on a
+    # published design: a 9 of clubs over a 5 of diamonds was named the 10 of clubs)
+    w, h = round(0.3 * CARD_W), round(0.3 * CARD_H)
+    for upper, lower in (("10C", "5D"), ("7H", "10S")):
+        top = _ours(upper)
+        paper = top[5, CARD_W // 2]
+        alone = top.copy()
+        alone[-h:, -w:] = paper  # the far corner unread
+        assert identify_standard(alone).card == upper
+        two = np.vstack([top[:CARD_H // 2], _ours(lower)[CARD_H // 2:]])
+        two[-h:, -w:] = paper
+        assert read_field(two, Thresholds()).both_colours
+        reading = identify_standard(two)
+        assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
+
+
 def test_cleanly_counted_pips_settle_corners_that_disagree() -> None:
     # a small card's blurred corner can read a 6 for an 8: eight clean spades, and the
     # other corner's 8, settle it; pips that agree with neither corner settle nothing
