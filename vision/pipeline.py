@@ -322,11 +322,11 @@ class Recognizer:
         unread = [d.quad for d in out if d.card is None and d.reason is not Refusal.GLARE
                   and short_side(d.quad) >= GUESS_ROUND_PX]
         if unread:
-            guesses += [portrait(g) for g in cards_round(
+            round_unread = [portrait(g) for g in cards_round(
                 image, unread, [d.quad for d in out] + guesses, self.settings)]
+            guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
-            if counts is None or counts(centre_of(guess)):
-                self._guess_on_pile(image, guess, out)
+            self._guess_on_pile(image, guess, out)
         return out
 
     def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],

@@ -138,10 +138,14 @@ class Tracker:
 
     def moving(self, small: NDArray[np.float32]) -> bool:
         prev, self._previous = self._previous, small
-        if prev is None or prev.shape != small.shape:
+        return prev is None or self._differs(small, prev)
+
+    def _differs(self, small: NDArray[np.float32], other: NDArray[np.float32]) -> bool:
+        """Whether two quarter-size grey frames differ by motion's measure."""
+        if other.shape != small.shape:
             return True
-        moved = np.abs(small - prev) > self.settings.motion_level
-        return bool(moved.mean() > self.settings.motion_fraction)
+        changed = np.abs(small - other) > self.settings.motion_level
+        return bool(changed.mean() > self.settings.motion_fraction)
 
     def update(self, frame: Image,
                detect: Callable[[Image], list[Detection]]) -> Change | None:
@@ -214,10 +218,7 @@ class Tracker:
         nothing differs from the frame last looked at (a slow change adds up there)."""
         s, last = self.settings, self._looked_at
         if (self._settled_looks < s.rest_after or self._moved_since_look or last is None
-                or last.shape != small.shape or self._since_look + 1 >= s.look_every):
-            return False
-        changed = np.abs(small - last) > s.motion_level
-        if bool(changed.mean() > s.motion_fraction):
+                or self._since_look + 1 >= s.look_every or self._differs(small, last)):
             return False
         self._since_look += 1
         return True
