@@ -17,6 +17,10 @@ from __future__ import annotations
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RED_SUITS = frozenset({"H", "D"})
+FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
+"""The suits a four-colour deck may print in a colour of their own (blue, orange or yellow
+diamonds; green clubs, or green spades in a skat deck): their ink need be neither red nor
+black. Hearts are red in every deck."""
 
 STANDARD: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.decks import RED_SUITS
+from vision.decks import FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
     COURTS,
@@ -67,11 +67,6 @@ from vision.pips import layout_rank
 from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
-
-FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
-"""The suits a four-colour deck may print in a colour of their own (blue, orange or yellow
-diamonds; green clubs, or green spades in a skat deck): their ink need be neither red nor
-black. Hearts are red in every deck."""
 
 FAINT_LEVEL = 0.2
 """An ink level below :data:`vision.index.LEVELS`, tried last in a small card's unclear
@@ -116,6 +111,9 @@ class Thresholds:
     leaning: float = 0.3
     """Probability at which a corner that is not read leans to a card, rank or suit of
     its own (enough to stop the other corner being taken alone)."""
+    court_rival: float = 0.2
+    """Rank probability at which a small court's unread corner leans to another rank, so
+    that its picture no longer backs the one corner read (a blotted K is read as a J)."""
     pooled_suit: float = 0.3
     """Least mean suit probability of a card's blurred pips taken together
     (:func:`vision.pips.pooled_suit`)."""
@@ -591,7 +589,7 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
     # ... or a court's picture, the other corner leaning to no other rank
     pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 4
                 and not field.alike and not (other and other[0].rank != only.rank
-                                             and other[0].rank_p >= th.leaning))
+                                             and other[0].rank_p >= th.court_rival))
     # ... and nothing on the face denies it (fewer pips only where the other corner is unread)
     if only.p >= th.single_corner and (seconded or counted or pictured) and not field_denies(
             only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):

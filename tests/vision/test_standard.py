@@ -44,6 +44,7 @@ from vision.standard import (
     Thresholds,
     _best,
     _named_overlaid,
+    _one_corner_backed,
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
@@ -470,6 +471,22 @@ def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
     # corners that read two ranks are not settled here
     apart = [readings[0], CornerReading("3", "S", 1.0, 1.0, True, 1)]
     assert _suited_by_pips(lambda: spades, apart, th) is None
+
+
+def test_a_small_courts_picture_does_not_back_one_corner_the_other_contradicts() -> None:
+    # a small king of diamonds (58 px): one corner's blotted K reads as a J surely, the
+    # other corner leans to a 10, faintly; the face shows a court's picture
+    jack = CornerReading("J", "D", 0.9999, 0.9999, True, 1)
+    picture = Field(3, 2, True)
+    th = Thresholds()
+    for lean, named in ((0.0, "JD"), (0.1, "JD"), (0.24, None), (0.28, None)):
+        other = [CornerReading("10", "D", lean, 0.9, True, 0)]
+        backed = _one_corner_backed(jack, other, picture, th, overlapped=False)
+        assert (backed and backed.card) == named, lean
+    # the other corner leaning to the same rank, however faintly, contradicts nothing
+    same = [CornerReading("J", "H", 0.3, 0.2, False, 0)]
+    backed = _one_corner_backed(jack, same, picture, th, overlapped=False)
+    assert backed is not None and backed.card == "JD"
 
 
 def _read_only_faintly(card: str) -> Callable[..., Reading]:
