@@ -97,6 +97,10 @@ each fills: pips are one shape, upright or turned, where the pieces of a picture
 
 LINE_WIDTH = 0.05
 """Widest a line of ink may be, as a fraction of the card's width, and not be a picture."""
+EDGE_BAND = 0.1
+"""The outer part of the card's width or height, on each side, in which a long band of
+ink lying wholly is the table's shadow or the card's rim, not a picture (a dewarp a little
+too large takes them in: a small six of diamonds so cut showed a picture)."""
 
 
 def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
@@ -148,6 +152,10 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
     # is no picture)
     line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & ((w_ > 0.3 * w) | (h_ > 0.3 * h))
+    # (... nor is a long band lying wholly within the outer tenth along one side)
+    along = ((w_ > 0.3 * w) & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
+        (h_ > 0.3 * h) & ((x_ + w_ <= EDGE_BAND * w) | (x_ >= (1 - EDGE_BAND) * w)))
+    line |= along
     keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
         x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_) & ~line
     for i in (np.flatnonzero(keep) + 1).tolist():

@@ -170,6 +170,20 @@ def test_pips_are_counted_wherever_a_design_puts_them() -> None:
     assert read_field(_ours("KS"), Thresholds()).pips < 4
 
 
+def test_a_band_along_the_cards_edge_is_no_picture() -> None:
+    # a dewarp a little too large takes in a band of the table's shadow or the card's rim
+    # along one side: a small six of diamonds so cut showed a picture, and its six pips
+    # counted nothing. The same band across the face is a picture's piece
+    six = _ours("6D")
+    assert read_field(six, Thresholds()).alike == 6
+    for rows, picture in ((slice(10, 26), False), (slice(90, 106), True)):
+        banded = six.copy()
+        banded[rows, 50:-50] = 60
+        field = read_field(banded, Thresholds())
+        assert field.picture is picture, rows
+        assert (field.alike == 6) is not picture, rows
+
+
 def test_an_index_the_pips_contradict_is_not_named() -> None:
     # a 5 index over the three pips of a 3 (a flat-topped 3 read as a 5 looks like this)
     three, five = _ours("3D"), _ours("5D")
