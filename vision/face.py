@@ -134,8 +134,10 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     clipped = float((dark >= 250).mean())
     washed = (clipped >= th.washed_fraction and bare.size > 0
               and float(np.percentile(bare, 10)) < 245)
-    _, found, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, found, found_stats, found_centroids = cv2.connectedComponentsWithStats(
+        mask, connectivity=8)
     labels = np.asarray(found, np.int32)
+    stats, centroids = np.asarray(found_stats, np.int32), np.asarray(found_centroids, np.float64)
     # the index as measured (a jumbo index reaches far in), in all four corners: some
     # decks print four
     cw, chh = ((index[0] / 2 + 2.0, index[1] / 2 + 2.0) if index is not None
@@ -144,20 +146,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     centres: list[tuple[float, float]] = []
     redness: list[float] = []
     picture = False
-    # specks, indices, blobs on the card's edge and thin frames or lines are left out at
-    # once (a noisy card has hundreds of specks)
-    x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
-    cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
-    in_index = ((cx_ < cw) | (cx_ > w - cw)) & ((cy_ < chh) | (cy_ > h - chh))
-    # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
-    # is no picture)
-    line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & ((w_ > 0.3 * w) | (h_ > 0.3 * h))
-    # (... nor is a long band lying wholly within the outer tenth along one side)
-    along = ((w_ > 0.3 * w) & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
-        (h_ > 0.3 * h) & ((x_ + w_ <= EDGE_BAND * w) | (x_ >= (1 - EDGE_BAND) * w)))
-    line |= along
-    keep = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (y_ > 0) & (
-        x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_) & ~line
+    keep = _worth_a_look(stats, centroids, (w, h), (cw, chh), th)
     for i in (np.flatnonzero(keep) + 1).tolist():
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if bw > 0.45 * w or bh > 0.4 * h:
@@ -202,6 +191,28 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
                              th.pooled_suit) if alike else None, both >= TWO_FACES)
+
+
+def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
+                  size: tuple[int, int], index: tuple[float, float],
+                  th: Thresholds) -> NDArray[np.bool_]:
+    """Which blobs (after the background, label 0) may be pips or a picture: specks,
+    indices (``index``: how far they reach from each corner), blobs on the card's edge and
+    thin frames or lines are left out at once (a noisy card has hundreds of specks)."""
+    w, h = size
+    x_, y_, w_, h_, a_ = (stats[1:, k] for k in range(5))
+    cx_, cy_ = centroids[1:, 0], centroids[1:, 1]
+    in_index = ((cx_ < index[0]) | (cx_ > w - index[0])) & (
+        (cy_ < index[1]) | (cy_ > h - index[1]))
+    # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
+    # is no picture; nor is a long band lying wholly within the outer tenth along one side)
+    long_ = (w_ > 0.3 * w) | (h_ > 0.3 * h)
+    line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & long_
+    along = ((w_ > 0.3 * w) & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
+        (h_ > 0.3 * h) & ((x_ + w_ <= EDGE_BAND * w) | (x_ >= (1 - EDGE_BAND) * w)))
+    keep: NDArray[np.bool_] = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (
+        y_ > 0) & (x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_) & ~line & ~along
+    return keep
 
 
 def is_red(redness: float, th: Thresholds) -> bool | None:
