@@ -97,10 +97,11 @@ each fills: pips are one shape, upright or turned, where the pieces of a picture
 
 LINE_WIDTH = 0.05
 """Widest a line of ink may be, as a fraction of the card's width, and not be a picture."""
-EDGE_BAND = 0.1
+EDGE_BAND = 0.15
 """The outer part of the card's width or height, on each side, in which a long band of
 ink lying wholly is the table's shadow or the card's rim, not a picture (a dewarp a little
-too large takes them in: a small six of diamonds so cut showed a picture)."""
+too large takes them in: a small six of diamonds so cut showed a picture; a small two's
+rim lay 6-13 % in from its side)."""
 
 
 def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
@@ -205,7 +206,7 @@ def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
     in_index = ((cx_ < index[0]) | (cx_ > w - index[0])) & (
         (cy_ < index[1]) | (cy_ > h - index[1]))
     # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
-    # is no picture; nor is a long band lying wholly within the outer tenth along one side)
+    # is no picture; nor is a long band lying wholly within EDGE_BAND along one side)
     long_ = (w_ > 0.3 * w) | (h_ > 0.3 * h)
     line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & long_
     along = ((w_ > 0.3 * w) & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
