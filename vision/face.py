@@ -117,9 +117,10 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     """Count the pips of a canonical card, and see whether anything else is printed there.
 
     Every blob of ink whose centre is away from the four corners is shown to the index
-    classifier: one that it calls a suit is a pip. Nothing about where a design places
-    its pips is assumed. Blobs that touch the card's edge (the table beyond a dewarp a
-    little too large) and thin frames round the pips are left out.
+    classifier, either way up (most decks turn the lower half's): one that it calls a suit
+    is a pip. Nothing about where a design places its pips is assumed. Blobs that touch the
+    card's edge (the table beyond a dewarp a little too large) and thin frames round the
+    pips are left out.
     """
     # pips are large: half the canonical resolution sees them, at a quarter of the cost
     card = np.asarray(cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2),
@@ -161,7 +162,12 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     if not blobs:
         return Field(0, 0, picture, None, washed)
     alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
-    probs = shipped_model().predict(features_of([p for p, _ in blobs]))
+    # (a pip may be printed either way up: most decks turn those of the lower half)
+    patches = [p for p, _ in blobs]
+    either = shipped_model().predict(features_of(patches + [p[::-1, ::-1] for p in patches]))
+    upright, turned = either[:len(patches)], either[len(patches):]
+    better = turned[:, SUIT_COLS].max(axis=1) > upright[:, SUIT_COLS].max(axis=1)
+    probs = np.where(better[:, None], turned, upright)
     suit_p = probs[:, SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0

@@ -170,6 +170,19 @@ def test_pips_are_counted_wherever_a_design_puts_them() -> None:
     assert read_field(_ours("KS"), Thresholds()).pips < 4
 
 
+def test_pips_printed_upside_down_are_pips() -> None:
+    # most decks turn the pips of the lower half (and the index there) upside down: a
+    # turned club is a club, not a piece of a picture (a small 5 of clubs whose lower
+    # pips read as a picture was named 5S by its blotted indices)
+    for card, suit in (("4C", "C"), ("4S", "S"), ("4H", "H")):
+        upright = _ours(card)
+        turned = upright.copy()
+        turned[CARD_H // 2:] = upright[:CARD_H - CARD_H // 2][::-1, ::-1]
+        field = read_field(turned, Thresholds())
+        assert (field.pips, field.suit, field.picture) == (4, suit, False), card
+        assert identify_standard(turned, card_px=150).card == card
+
+
 def test_a_band_along_the_cards_edge_is_no_picture() -> None:
     # a dewarp a little too large takes in a band of the table's shadow or the card's rim
     # along one side: a small six of diamonds so cut showed a picture, and its six pips
