@@ -213,10 +213,10 @@ def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
         (cy_ < index[1]) | (cy_ > h - index[1]))
     # (a long line a few pixels wide, the shadow of the card's edge or a side of a frame,
     # is no picture; nor is a long band lying wholly within EDGE_BAND along one side)
-    long_ = (w_ > 0.3 * w) | (h_ > 0.3 * h)
-    line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & long_
-    along = ((w_ > 0.3 * w) & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
-        (h_ > 0.3 * h) & ((x_ + w_ <= EDGE_BAND * w) | (x_ >= (1 - EDGE_BAND) * w)))
+    wide, tall = w_ > 0.3 * w, h_ > 0.3 * h
+    line = (np.minimum(w_, h_) <= LINE_WIDTH * w) & (wide | tall)
+    along = (wide & ((y_ + h_ <= EDGE_BAND * h) | (y_ >= (1 - EDGE_BAND) * h))) | (
+        tall & ((x_ + w_ <= EDGE_BAND * w) | (x_ >= (1 - EDGE_BAND) * w)))
     keep: NDArray[np.bool_] = ~in_index & (a_ >= th.least_pip * h * w) & (x_ > 0) & (
         y_ > 0) & (x_ + w_ < w) & (y_ + h_ < h) & (a_ >= 0.15 * w_ * h_) & ~line & ~along
     return keep

@@ -109,6 +109,11 @@ def test_a_card_put_on_top_of_another_replaces_it(galleries: dict[str, Gallery])
     assert changes[0].added[0].track != first[0].added[0].track
 
 
+STILL_QUAD = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+STILL_FRAME = np.zeros((720, 1280, 3), np.uint8)
+"""A blank table and where a scripted detector finds its one card, frame after frame."""
+
+
 def _counting(detect: Callable[[np.ndarray], list[Detection]],
               calls: list[int]) -> Callable[[np.ndarray], list[Detection]]:
     def counted(frame: np.ndarray) -> list[Detection]:
@@ -142,22 +147,19 @@ def test_a_settled_table_is_not_looked_at_again_until_it_changes(
 
 
 def test_a_resting_tracker_still_looks_now_and_then() -> None:
-    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
-    frame = np.zeros((720, 1280, 3), np.uint8)
     calls: list[int] = []
     tracker = Tracker()
-    detect = _counting(lambda _f: [Detection("D7", quad, 0.9)], calls)
-    _run(tracker, [frame] * 40, detect)
+    detect = _counting(lambda _f: [Detection("D7", STILL_QUAD, 0.9)], calls)
+    _run(tracker, [STILL_FRAME] * 40, detect)
     # frame 1 is motion; 5 looks settle the table; then one look in every 10 frames
     assert len(calls) == 5 + 3
     assert tracker.rested == 40 - 1 - len(calls)
 
 
 def test_a_card_not_read_yet_is_looked_at_in_every_still_frame() -> None:
-    quad = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
-    frame = np.zeros((720, 1280, 3), np.uint8)
     calls: list[int] = []
     tracker = Tracker()
     # each new still frame is another chance to read it (camera noise, a better angle)
-    _run(tracker, [frame] * 20, _counting(lambda _f: [Detection(None, quad, 0.0)], calls))
+    _run(tracker, [STILL_FRAME] * 20,
+         _counting(lambda _f: [Detection(None, STILL_QUAD, 0.0)], calls))
     assert (len(calls), tracker.rested) == (19, 0)
