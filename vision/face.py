@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
-from vision.index import ink_and_redness, paper_colour
+from vision.index import chroma_of, ink_and_redness, paper_colour
 from vision.pips import hidden_within, layout_rank, pooled_suit
 
 if TYPE_CHECKING:
@@ -113,6 +113,31 @@ def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
                ((areas, ALIKE_AREAS), (aspect, ALIKE_SHAPES), (fill, ALIKE_SHAPES)))
 
 
+SURE_PIP = 0.9
+"""How sure the classifier must be of a pip's suit the other way up, to take it there
+(see :func:`read_field`)."""
+
+
+def _surer_way_up(upright: NDArray[np.float32], turned: NDArray[np.float32],
+                  redness: NDArray[np.float64], chroma: NDArray[np.float64],
+                  th: Thresholds) -> NDArray[np.float32]:
+    """Each blob's class probabilities the way up (as printed, or turned over) the
+    classifier is surer of its suit; but where that suit is one the ink's colour cannot
+    print (a spade turned over is a heart's shape: black ink) and the other way up is
+    sure (:data:`SURE_PIP`) of a suit it can, the other way up. Only red ink and black
+    ink (grey: neither red nor coloured) are so told apart: a four-colour deck prints
+    diamonds and clubs in other colours, and a heart in yellow ink is no spade."""
+    red_suits = np.array([s in RED_SUITS for s in SUITS])
+    fits = np.ones((len(redness), len(SUITS)))
+    fits[redness >= th.red] = red_suits
+    fits[(redness <= th.black) & (chroma < th.coloured)] = ~red_suits
+    fit_up, fit_turned = ((p[:, SUIT_COLS] * fits).max(axis=1) for p in (upright, turned))
+    better = turned[:, SUIT_COLS].max(axis=1) > upright[:, SUIT_COLS].max(axis=1)
+    unfit = np.where(better, fit_turned, fit_up) < 0.5
+    better ^= unfit & (np.where(better, fit_up, fit_turned) >= SURE_PIP)
+    return np.asarray(np.where(better[:, None], turned, upright), np.float32)
+
+
 def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
     """Count the pips of a canonical card, and see whether anything else is printed there.
 
@@ -128,6 +153,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     h, w = card.shape[:2]
     paper = paper_colour(card)
     ink, red = ink_and_redness(card, paper)
+    chroma = chroma_of(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
     # glare: part of the paper clipped white while the rest is clearly darker (a clean
     # print whose paper is white all over is not washed out)
@@ -147,6 +173,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     blobs = []
     centres: list[tuple[float, float]] = []
     redness: list[float] = []
+    chromas: list[float] = []
     picture = False
     keep = _worth_a_look(stats, centroids, (w, h), (cw, chh), th)
     for i in (np.flatnonzero(keep) + 1).tolist():
@@ -159,15 +186,15 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         blobs.append((patch, area))
         centres.append((float(centroids[i, 0]) / w, float(centroids[i, 1]) / h))
         redness.append(float(red[y:y + bh, x:x + bw][mine].mean()))
+        chromas.append(float(chroma[y:y + bh, x:x + bw][mine].mean()))
     if not blobs:
         return Field(0, 0, picture, None, washed)
     alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
     # (a pip may be printed either way up: most decks turn those of the lower half)
     patches = [p for p, _ in blobs]
     either = shipped_model().predict(features_of(patches + [p[::-1, ::-1] for p in patches]))
-    upright, turned = either[:len(patches)], either[len(patches):]
-    better = turned[:, SUIT_COLS].max(axis=1) > upright[:, SUIT_COLS].max(axis=1)
-    probs = np.where(better[:, None], turned, upright)
+    probs = _surer_way_up(either[:len(patches)], either[len(patches):],
+                          np.asarray(redness), np.asarray(chromas), th)
     suit_p = probs[:, SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0

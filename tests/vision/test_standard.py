@@ -183,6 +183,18 @@ def test_pips_printed_upside_down_are_pips() -> None:
         assert identify_standard(turned, card_px=150).card == card
 
 
+def test_a_blurred_spade_is_not_taken_for_a_heart_turned_over() -> None:
+    # blurred, a spade's pip is as much a heart's shape turned over (a 7 of spades in a
+    # real photo blurred this much read all its pips so, then as no suit): black ink
+    # prints no heart. Blurred past sure, the pips name no suit, not a wrong one
+    for card in ("4S", "7S", "9S", "10S", "7C"):
+        face = _ours(card)
+        field = read_field(cv2.GaussianBlur(face, (0, 0), 2), Thresholds())
+        assert (field.pips, field.suit) == (int(card[:-1]), card[-1]), card
+        assert read_field(cv2.GaussianBlur(face, (0, 0), 4), Thresholds()).suit in (
+            None, card[-1]), card
+
+
 def test_a_band_along_the_cards_edge_is_no_picture() -> None:
     # a dewarp a little too large takes in a band of the table's shadow or the card's rim
     # along one side: a small six of diamonds so cut showed a picture, and its six pips
