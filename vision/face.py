@@ -115,7 +115,7 @@ def _alike(blobs: list[tuple[NDArray[np.float32], int]]) -> bool:
 
 SURE_PIP = 0.9
 """How sure the classifier must be of a pip's suit the other way up, to take it there
-(see :func:`read_field`)."""
+(see :func:`_surer_way_up`)."""
 
 
 def _surer_way_up(upright: NDArray[np.float32], turned: NDArray[np.float32],
