@@ -421,18 +421,20 @@ def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
 
 
 _FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
-"""Refusals after which a card that is not small is read again at :data:`FAINT_LEVEL`."""
+"""Refusals after which a card that is not small is read again at :data:`FAINT_LEVEL`
+(upright, or turned a quarter round: a blurred index is faint either way)."""
 
 
 def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
-                  ) -> Reading | None:
+                  by_pips: bool = True) -> Reading | None:
     """A card whose index did not read at the usual ink levels, read again cut at the
     fainter one too (a blurred index's thin strokes fade to grey: a J, a 2, a 7): named
     only where both corners read it there, in the suit the usual levels read in some
     corner and in no other (a blurred club cut faintly fills out to a spade), or, on a
-    number card alone, the suit its pips are where they count its rank.
-    """
-    again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True)
+    number card alone, the suit its pips are where they count its rank. ``by_pips`` as
+    for :func:`_identify` (not on a card read a quarter round)."""
+    again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True,
+                      by_pips=by_pips)
     if again.card is None:
         return None
     rank, suit = again.card[:-1], again.card[-1]
@@ -458,7 +460,8 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     A camera looking at a card from the side can foreshorten its long sides until they
     look the shorter ones: the card is then dewarped a quarter-turn round, its indices at
     the other two corners. When the card does not read as it is, it is read turned a
-    quarter round too, and named only when both corners read clearly and alike.
+    quarter round too, and named only when both corners read clearly and alike (or,
+    faint, as :func:`_read_faintly` names a card).
 
     ``card_px``, the card's width in the camera's pixels where known: a small card's
     index is a few pixels across, and one corner alone is then not enough.
@@ -476,14 +479,14 @@ def identify_standard(card: Image, th: Thresholds | None = None,
         if laid is not None:
             return laid
     if upright.card is None and not small and upright.reason in _FAINT_RETRY:
-        fainter = _read_faintly(card, th, overlapped, looks)
-        if fainter is not None:
-            return fainter
+        upright = _read_faintly(card, th, overlapped, looks) or upright
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned_card = quarter_turned(card)
-    turned = _identify(turned_card, th, _looks_of(turned_card, th), both_corners=True,
-                       by_pips=False)
+    looks = _looks_of(turned_card, th)
+    turned = _identify(turned_card, th, looks, both_corners=True, by_pips=False)
+    if turned.card is None and not small and turned.reason in _FAINT_RETRY:
+        turned = _read_faintly(turned_card, th, overlapped, looks, by_pips=False) or turned
     return turned if turned.card is not None else upright
 
 
