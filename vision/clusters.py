@@ -80,12 +80,11 @@ def cards_in_clusters(outlines: list[NDArray[np.int32]], kept: list[Quad],
         if n < 5:
             continue  # a quad was already judged as one
         pts = poly.astype(np.float32)
-        sign = 1.0 if cv2.contourArea(pts, oriented=True) >= 0 else -1.0
+        square = _square_corners(pts, 1.0 if cv2.contourArea(pts, oriented=True) >= 0 else -1.0)
         for i in range(n):
-            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % n]
-            if not (_square_at(pts[i - 2], a, b, sign) and _square_at(a, b, c, sign)
-                    and _square_at(b, c, pts[(i + 2) % n], sign)):
+            if not (square[i - 1] and square[i] and square[(i + 1) % n]):
                 continue
+            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % n]
             quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
             area = cv2.contourArea(quad)
             if not lo <= area <= hi or not (
@@ -170,16 +169,17 @@ CLUSTER_EDGED = 0.4
 """Least fraction of each side of a card found in a cluster that lies on an edge."""
 
 
-def _square_at(a: NDArray[np.float32], b: NDArray[np.float32], c: NDArray[np.float32],
-               sign: float) -> bool:
-    """Whether the outline turns outwards (convex) by about a right angle at ``b``."""
-    u, v = a - b, c - b
-    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
-    if nu < 1 or nv < 1:
-        return False
-    cross = float((b - a)[0] * (c - b)[1] - (b - a)[1] * (c - b)[0])
-    angle = math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
-    return cross * sign > 0 and abs(angle - 90) <= CLUSTER_CORNER
+def _square_corners(pts: NDArray[np.float32], sign: float) -> NDArray[np.bool_]:
+    """Whether the closed outline ``pts`` turns outwards (convex, by ``sign``, its
+    orientation) by about a right angle at each of its points."""
+    before, after = np.roll(pts, 1, axis=0), np.roll(pts, -1, axis=0)
+    u, v = before - pts, after - pts
+    nu, nv = np.hypot(u[:, 0], u[:, 1]), np.hypot(v[:, 0], v[:, 1])
+    cross = -u[:, 0] * v[:, 1] + u[:, 1] * v[:, 0]
+    cosine = np.clip((u * v).sum(axis=1) / np.maximum(nu * nv, 1e-6), -1.0, 1.0)
+    angle = np.degrees(np.arccos(cosine))
+    return np.asarray((nu >= 1) & (nv >= 1) & (cross * sign > 0)
+                      & (np.abs(angle - 90) <= CLUSTER_CORNER), np.bool_)
 
 
 def _paper(bright: Image, quad: Quad) -> float:
