@@ -421,26 +421,28 @@ def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
 
 
 _FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
-"""Refusals after which a card that is not small is read again at :data:`FAINT_LEVEL`
-(upright, or turned a quarter round: a blurred index is faint either way)."""
+"""Refusals after which a card not small is read again faintly, either way round."""
 
 
-def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
-                  by_pips: bool = True) -> Reading | None:
-    """A card whose index did not read at the usual ink levels, read again cut at the
-    fainter one too (a blurred index's thin strokes fade to grey: a J, a 2, a 7): named
-    only where both corners read it there, in the suit the usual levels read in some
-    corner and in no other (a blurred club cut faintly fills out to a spade), or, on a
-    number card alone, the suit its pips are where they count its rank. ``by_pips`` as
-    for :func:`_identify` (not on a card read a quarter round)."""
+def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, overlapped: bool,
+                  looks: _Looks, by_pips: bool = True) -> Reading:
+    """``first``, or where it refuses a card that is not small for its index
+    (:data:`_FAINT_RETRY`), the card read again cut at the fainter ink level too (a
+    blurred index's thin strokes fade to grey: a J, a 2, a 7): named only where both
+    corners read it there, in the suit the usual levels read in some corner and in no
+    other (a blurred club cut faintly fills out to a spade), or, on a number card alone,
+    the suit its pips are where they count its rank. ``by_pips`` as for :func:`_identify`
+    (not on a card read a quarter round)."""
+    if first.card is not None or small or first.reason not in _FAINT_RETRY:
+        return first
     again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True,
                       by_pips=by_pips)
     if again.card is None:
-        return None
+        return first
     rank, suit = again.card[:-1], again.card[-1]
     usual, _ = looks.corners(small=False, across=False, faint=False)
     if any(r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
-        return None
+        return first
     if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual):
         return again
     faint, _ = looks.corners(small=False, across=False, faint=True)  # (read by corners)
@@ -449,7 +451,7 @@ def _read_faintly(card: Image, th: Thresholds, overlapped: bool, looks: _Looks,
         r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint)
         and counted_rank(field) == rank and field.suit in (None, suit)
         and suit in (field.suit, field.pooled_suit))
-    return again if pipped else None
+    return again if pipped else first
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
@@ -478,15 +480,13 @@ def identify_standard(card: Image, th: Thresholds | None = None,
         laid = _read_overlaid(card, th, looks)
         if laid is not None:
             return laid
-    if upright.card is None and not small and upright.reason in _FAINT_RETRY:
-        upright = _read_faintly(card, th, overlapped, looks) or upright
+    upright = _read_faintly(upright, card, th, small, overlapped, looks)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned_card = quarter_turned(card)
     looks = _looks_of(turned_card, th)
     turned = _identify(turned_card, th, looks, both_corners=True, by_pips=False)
-    if turned.card is None and not small and turned.reason in _FAINT_RETRY:
-        turned = _read_faintly(turned_card, th, overlapped, looks, by_pips=False) or turned
+    turned = _read_faintly(turned, turned_card, th, small, overlapped, looks, by_pips=False)
     return turned if turned.card is not None else upright
 
 
