@@ -51,7 +51,8 @@ class Field:
     suit: str | None = None
     """The suit nearly every pip is (``None`` when they are not that clear)."""
     washed: bool = False
-    """Part of the face is clipped white by glare (where pips may be lost)."""
+    """Part of the face is clipped white by glare, or a pip is paled by it (where pips
+    may be lost)."""
     alike: int | None = None
     """How many blobs there are when every blob is about the size of the others and none
     is a picture: a count of pips that does not depend on the classifier naming each
@@ -155,13 +156,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     ink, red = ink_and_redness(card, paper)
     chroma = chroma_of(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
-    # glare: part of the paper clipped white while the rest is clearly darker (a clean
-    # print whose paper is white all over is not washed out)
-    dark = darkest(card)
-    bare = dark[ink < 0.2]
-    clipped = float((dark >= 250).mean())
-    washed = (clipped >= th.washed_fraction and bare.size > 0
-              and float(np.percentile(bare, 10)) < 245)
+    washed = _clipped_by_glare(card, ink, th)
     _, found, found_stats, found_centroids = cv2.connectedComponentsWithStats(
         mask, connectivity=8)
     labels = np.asarray(found, np.int32)
@@ -221,10 +216,66 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
                     for p, (_, a) in zip(suit_p, blobs, strict=True))
     both = min(sum(r >= th.red for r in redness), sum(r <= th.black for r in redness))
+    if not washed and pip_area > 0 and not (picture or big_other) and (
+            not alike or layout_rank(centres) is None):
+        # (pips laid out as a whole rank's are all there: a faint blob is something else)
+        washed = _faded_pip(ink, (w, h), (cw, chh), pip_area, th)
     return Field(pips, others, picture or big_other, suit, washed, alike,
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
                              th.pooled_suit) if alike else None, both >= TWO_FACES)
+
+
+def _clipped_by_glare(card: Image, ink: NDArray[np.float32], th: Thresholds) -> bool:
+    """Whether part of the paper is clipped white while the rest is clearly darker (a clean
+    print whose paper is white all over is not washed out)."""
+    dark = darkest(card)
+    bare = dark[ink < 0.2]
+    return (float((dark >= 250).mean()) >= th.washed_fraction and bare.size > 0
+            and float(np.percentile(bare, 10)) < 245)
+
+
+FADED_INK = 0.2
+"""Ink level at which a pip paled by glare still shows (:func:`_faded_pip`)."""
+
+
+def _faded_pip(ink: NDArray[np.float32], size: tuple[int, int], index: tuple[float, float],
+               pip_area: float, th: Thresholds) -> bool:
+    """Whether the face shows a pip paled by glare: a blob of faint ink about as large as
+    the pips, with no ink of a pip's strength in it (glare spread over a card's white
+    paper clips nothing darker, but it pales the ink under it)."""
+    faint = (ink > FADED_INK).astype(np.uint8)
+    _, found, found_stats, found_centroids = cv2.connectedComponentsWithStats(
+        faint, connectivity=8)
+    labels, stats = np.asarray(found, np.int32), np.asarray(found_stats, np.int32)
+    keep = _worth_a_look(stats, np.asarray(found_centroids, np.float64), size, index, th)
+    for i in (np.flatnonzero(keep) + 1).tolist():
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        mine = labels[y:y + bh, x:x + bw] == i
+        if 0.5 * pip_area <= area <= 2.0 * pip_area and float(
+                ink[y:y + bh, x:x + bw][mine].max()) <= 0.5:
+            return True
+    return False
+
+
+def corners_washed_out(card: Image, th: Thresholds) -> bool:
+    """Whether an index corner is largely clipped white by glare: brighter than the card's
+    own paper elsewhere (a clean scan whose paper is white all over has no glare)."""
+    h, w = card.shape[:2]
+    dark = darkest(card)
+    # the paper is the margin round the face (a court's picture would pull the whole
+    # card's median down); paper that is itself at the clip leaves glare unseen
+    mx, my = max(w // 25, 1), max(h // 25, 1)
+    margin = np.concatenate([dark[my:2 * my, mx:-mx].ravel(),
+                             dark[-2 * my:-my, mx:-mx].ravel(),
+                             dark[my:-my, mx:2 * mx].ravel(),
+                             dark[my:-my, -2 * mx:-mx].ravel()])
+    if float(np.median(margin)) >= 245:
+        return False
+    corner = dark[: h * 2 // 5, : w // 3]
+    far = dark[h - h * 2 // 5:, w - w // 3:]
+    return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
+
 
 
 def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
@@ -303,6 +354,11 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> washed = Field(0, 1, True, washed=True, alike=1, where=((0.5, 0.5),))
     >>> field_denies("J", washed)  # the picture may be washed out by glare
     False
+    >>> top = ((0.5, 0.24),)  # one pip, a three's top one: the rest under glare?
+    >>> field_denies("3", Field(1, 0, False, "D", washed=True, alike=1, where=top))
+    False
+    >>> field_denies("3", Field(1, 0, False, "D", alike=1, where=top))
+    True
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
             field.pips >= 2 or both_corners):
@@ -311,19 +367,24 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
-            counted == "A" or rank == "A" or int(counted) > int(rank)
+            rank == "A" or (counted == "A" and (not field.washed or _an_aces_face(field)))
+            or (counted != "A" and int(counted) > int(rank))
             or not (partly_hidden or field.washed)
             or (layout_rank(field.where) == counted and not hidden_within(counted, rank))):
         # pips alike in size and shape, counting another rank (fewer are the rank's only
         # where some may be hidden, and those seen are not laid out as another rank's)
         return True
     if rank in COURTS:
-        # a number card's pips: counted by the classifier, or alike and laid out as a rank;
-        # or an ace's one pip alone, clear of glare (a Russian ace read as a J: its index is
-        # a Cyrillic letter; a court under a hand is refused, never named an ace)
+        # a number card's pips: counted by the classifier, or alike and laid out as a rank
+        # (two or three, only where nothing else shows: some courts print two or three
+        # pips in their picture); or an ace's one pip alone, clear of glare (a Russian ace
+        # read as a J: its index is a Cyrillic letter; a court under a hand is refused,
+        # never named an ace)
         return (field.pips >= 4 and not field.picture) or (
-            counted is not None and counted not in ("A", "2", "3")
-            and layout_rank(field.where) == counted) or (
+            counted is not None and counted != "A" and layout_rank(field.where) == counted
+            and (counted not in ("2", "3") or (
+                field.pips == field.alike and not field.picture and not field.others
+                and not field.washed))) or (
             _an_aces_face(field) and not field.washed)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's

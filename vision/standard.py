@@ -37,8 +37,8 @@ from vision.face import (
     COURTS,
     SUIT_COLS,
     Field,
+    corners_washed_out,
     counted_rank,
-    darkest,
     face_shows,
     field_denies,
     read_field,
@@ -75,6 +75,10 @@ A larger card is cut there only once it has read as nothing at the usual levels,
 then both its corners must read it (:func:`_read_faintly`): cut faintly alongside the
 usual levels, an unclear corner more often read wrong (lighting: three held-out cards
 in 300 fewer)."""
+
+NO_SUIT = 0.05
+"""Suit probability below which what lies under a corner's rank is no suit at all (a piece
+of the picture): that corner is no index, and its rank overrules nothing."""
 
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
@@ -258,25 +262,6 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
-def _washed_out(card: Image, th: Thresholds) -> bool:
-    """Whether an index corner is largely clipped white by glare: brighter than the card's
-    own paper elsewhere (a clean scan whose paper is white all over has no glare)."""
-    h, w = card.shape[:2]
-    dark = darkest(card)
-    # the paper is the margin round the face (a court's picture would pull the whole
-    # card's median down); paper that is itself at the clip leaves glare unseen
-    mx, my = max(w // 25, 1), max(h // 25, 1)
-    margin = np.concatenate([dark[my:2 * my, mx:-mx].ravel(),
-                             dark[-2 * my:-my, mx:-mx].ravel(),
-                             dark[my:-my, mx:2 * mx].ravel(),
-                             dark[my:-my, -2 * mx:-mx].ravel()])
-    if float(np.median(margin)) >= 245:
-        return False
-    corner = dark[: h * 2 // 5, : w // 3]
-    far = dark[h - h * 2 // 5:, w - w // 3:]
-    return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
-
-
 def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int] | None:
     """How far the indices of these corners reach in from their corners, counting those
     read with at least ``least`` probability (``None`` when there are none: a corner read
@@ -304,6 +289,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
     field = face()
+    if field.washed and layout_rank(field.where) in (None, "A"):
+        return None  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
@@ -518,21 +505,24 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     suited = partial(_suited_by_pips, face, readings, th) if not overlapped else (
         lambda: None)
     if not readings:
-        if _washed_out(card, th):
+        if corners_washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)
         return pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
     alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
-    if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card:
-        read = alike  # two corners read apart from each other agree: less need each be sure
+    if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card and (
+            read or not fields(_reach(alike, th.agreeing_glyph)).washed):
+        # two corners read apart from each other agree: less need each be sure (not both
+        # faintly on a face glare washes out: nothing there can deny them)
+        read = alike
     if not read or len({r.card for r in read}) > 1:
         settled = settle()
         if settled is not None:
             return settled
     if not read:
         best = max(readings, key=lambda r: r.p)
-        if _washed_out(card, th):
+        if corners_washed_out(card, th):
             reason = Refusal.GLARE
         elif best.rank_p < th.glyph:
             reason = Refusal.RANK_UNCLEAR
@@ -551,7 +541,8 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         # to no other card: its suit is the unclear part)
         if other and ((other[0].card != only.card and other[0].p >= th.leaning
                        and (other[0].colour_ok or other[0].rank != only.rank))
-                      or (other[0].rank != only.rank and other[0].rank_p >= 0.5)):
+                      or (other[0].rank != only.rank and other[0].rank_p >= 0.5
+                          and other[0].suit_p >= NO_SUIT)):
             # the other corner leans to another card (an outline round two cards shows
             # one card's index in each corner): not clear enough to overrule
             return (settle() or suited()

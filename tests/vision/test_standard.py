@@ -377,6 +377,68 @@ def test_pips_washed_out_by_glare_leave_the_corners_to_decide() -> None:
     assert identify_standard(hidden).reason is Refusal.PIPS_DISAGREE
 
 
+@needs_designs
+@pytest.mark.parametrize("design", HELD_OUT[:3])
+def test_pips_paled_by_glare_over_white_paper_leave_the_corners_to_decide(design: str) -> None:
+    # glare spread over a white card clips no paper darker than the rest, but it pales the
+    # pips under it: the eight's lower pips fade, and the few left do not deny it
+    eight = _seen(design, "8D")
+    assert not read_field(eight, Thresholds()).washed
+    y0, y1, x0, x1 = round(0.55 * CARD_H), round(0.85 * CARD_H), CARD_W // 5, CARD_W * 4 // 5
+    paled, wiped = eight.astype(np.float32), eight.copy()
+    paled[y0:y1, x0:x1] = 0.35 * paled[y0:y1, x0:x1] + 0.65 * 255
+    assert read_field(np.asarray(paled, np.uint8), Thresholds()).washed
+    assert identify_standard(np.asarray(paled, np.uint8)).card == "8D"
+    # the same pips gone under plain paper: nothing says they are hidden
+    wiped[y0:y1, x0:x1] = np.median(eight[20:260, 20:180].reshape(-1, 3), axis=0)
+    assert identify_standard(wiped).reason is Refusal.PIPS_DISAGREE
+
+
+def test_pips_glare_may_have_hidden_do_not_settle_corners_that_disagree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a six of hearts under glare: one corner reads 6, the other (its blurred 6) a 5, and
+    # glare has paled one of the six pips: the five left count a 5 and settle nothing;
+    # pips that glare left laid out as a whole rank do
+    readings = [CornerReading("6", "H", 1.0, 1.0, True, 0),
+                CornerReading("5", "H", 1.0, 1.0, True, 1)]
+    five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    for field, named in ((Field(5, 0, False, "H"), "5H"),
+                         (Field(5, 0, False, "H", washed=True), None),
+                         (Field(5, 0, False, "H", washed=True, alike=5, where=five), "5H")):
+        assert _named_by(monkeypatch, readings, field, card_px=100) == named
+
+
+def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a three under glare, its outline cut through both indices: both read a faint 5
+    readings = [CornerReading("5", "D", 0.48, 0.99, True, 0),
+                CornerReading("5", "D", 0.5, 0.99, True, 1)]
+    assert _named_by(monkeypatch, readings, Field(0, 2, True), card_px=100) == "5D"
+    assert _named_by(monkeypatch, readings, Field(0, 2, True, washed=True), card_px=100) is None
+
+
+def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
+    # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
+    readings = [CornerReading("K", "H", 0.97, 0.999, True, 1)]
+    two = ((0.5, 0.15), (0.5, 0.85))
+    assert _named_by(monkeypatch, readings, Field(2, 0, False, "H", alike=2, where=two),
+                     card_px=110) is None
+    assert _named_by(monkeypatch, readings, Field(2, 0, True, "H", alike=2, where=two),
+                     card_px=110) == "KH"
+
+
+def test_a_corner_whose_suit_is_no_suit_does_not_overrule_the_other(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a jack whose top corner's ink runs into its picture: a piece of it reads as a 3
+    # over something that is no suit at all; the other corner's J of hearts stands
+    field = Field(2, 0, True, "H")
+    for suit_p, named in ((0.0, "JH"), (0.5, None)):
+        readings = [CornerReading("3", "H", 0.79, suit_p, True, 0),
+                    CornerReading("J", "H", 1.0, 0.998, True, 1)]
+        assert _named_by(monkeypatch, readings, field, card_px=100) == named
+
+
 def test_an_outline_drawn_inside_the_card_is_read_again_a_little_larger(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # blur pulls an outline inwards; a card whose index is printed near its edge loses it
