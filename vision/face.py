@@ -367,7 +367,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
-            rank == "A" or (counted == "A" and (not field.washed or _an_aces_face(field)))
+            rank == "A" or (counted == "A" and (not field.washed or an_aces_face(field)))
             or (counted != "A" and int(counted) > int(rank))
             or not (partly_hidden or field.washed)
             or (layout_rank(field.where) == counted and not hidden_within(counted, rank))):
@@ -385,7 +385,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
             and (counted not in ("2", "3") or (
                 field.pips == field.alike and not field.picture and not field.others
                 and not field.washed))) or (
-            _an_aces_face(field) and not field.washed)
+            an_aces_face(field) and not field.washed)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
@@ -399,7 +399,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.picture and field.pips + field.others >= expected + BUSY_FACE)
 
 
-def _an_aces_face(field: Field) -> bool:
+def an_aces_face(field: Field) -> bool:
     """Whether the face shows one blob alone, in its middle, and no picture: an ace's
     (its pip however ornate; whether the classifier names it or not)."""
     return field.alike == 1 and len(field.where) == 1 and all(

@@ -37,6 +37,7 @@ from vision.face import (
     COURTS,
     SUIT_COLS,
     Field,
+    an_aces_face,
     corners_washed_out,
     counted_rank,
     face_shows,
@@ -289,7 +290,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
     field = face()
-    if field.washed and layout_rank(field.where) in (None, "A"):
+    if field.washed and layout_rank(field.where) is None and not an_aces_face(field):
         return None  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
@@ -512,9 +513,10 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
             and r.colour_ok]
     alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
     if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card and (
-            read or not fields(_reach(alike, th.agreeing_glyph)).washed):
-        # two corners read apart from each other agree: less need each be sure (not both
-        # faintly on a face glare washes out: nothing there can deny them)
+            read or alike[0].rank in COURTS
+            or not fields(_reach(alike, th.agreeing_glyph)).washed):
+        # two corners read apart from each other agree: less need each be sure (a number
+        # card's not both faintly on a face glare washes out: its pips cannot deny them)
         read = alike
     if not read or len({r.card for r in read}) > 1:
         settled = settle()

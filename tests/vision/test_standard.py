@@ -406,6 +406,11 @@ def test_pips_glare_may_have_hidden_do_not_settle_corners_that_disagree(
                          (Field(5, 0, False, "H", washed=True), None),
                          (Field(5, 0, False, "H", washed=True, alike=5, where=five), "5H")):
         assert _named_by(monkeypatch, readings, field, card_px=100) == named
+    # an ace's one pip in the middle is its whole layout
+    aces = [CornerReading("A", "C", 1.0, 0.95, False, 0),
+            CornerReading("A", "D", 1.0, 0.87, True, 1)]
+    ace = Field(1, 0, False, "D", washed=True, alike=1, where=((0.5, 0.5),))
+    assert _named_by(monkeypatch, aces, ace, card_px=100) == "AD"
 
 
 def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
@@ -415,6 +420,10 @@ def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
                 CornerReading("5", "D", 0.5, 0.99, True, 1)]
     assert _named_by(monkeypatch, readings, Field(0, 2, True), card_px=100) == "5D"
     assert _named_by(monkeypatch, readings, Field(0, 2, True, washed=True), card_px=100) is None
+    # a court's face is a picture, which pips could not deny anyway (and a card printed
+    # on white and tinted paper looks washed out where it is not)
+    jacks = [replace(r, rank="J") for r in readings]
+    assert _named_by(monkeypatch, jacks, Field(0, 2, True, washed=True), card_px=100) == "JD"
 
 
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
