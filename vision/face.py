@@ -277,7 +277,6 @@ def corners_washed_out(card: Image, th: Thresholds) -> bool:
     return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
 
 
-
 def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
                   size: tuple[int, int], index: tuple[float, float],
                   th: Thresholds) -> NDArray[np.bool_]:
