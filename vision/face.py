@@ -366,7 +366,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         return True
     counted = counted_rank(field)
     if counted is not None and rank not in COURTS and counted != rank and (
-            rank == "A" or (counted == "A" and (not field.washed or an_aces_face(field)))
+            rank == "A" or (counted == "A" and (not field.washed or laid_out_whole(field)))
             or (counted != "A" and int(counted) > int(rank))
             or not (partly_hidden or field.washed)
             or (layout_rank(field.where) == counted and not hidden_within(counted, rank))):
@@ -379,12 +379,12 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # pips in their picture); or an ace's one pip alone, clear of glare (a Russian ace
         # read as a J: its index is a Cyrillic letter; a court under a hand is refused,
         # never named an ace)
+        laid_out = counted not in (None, "A") and layout_rank(field.where) == counted
+        pips_alone = field.pips == field.alike and not (
+            field.picture or field.others or field.washed)
         return (field.pips >= 4 and not field.picture) or (
-            counted is not None and counted != "A" and layout_rank(field.where) == counted
-            and (counted not in ("2", "3") or (
-                field.pips == field.alike and not field.picture and not field.others
-                and not field.washed))) or (
-            an_aces_face(field) and not field.washed)
+            laid_out and (counted not in ("2", "3") or pips_alone)) or (
+            _an_aces_face(field) and not field.washed)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
@@ -398,7 +398,13 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.picture and field.pips + field.others >= expected + BUSY_FACE)
 
 
-def an_aces_face(field: Field) -> bool:
+def laid_out_whole(field: Field) -> bool:
+    """Whether the pips alike make a whole rank's layout (an ace's one middle pip
+    included): where glare washes the face, none of that rank's pips is hidden."""
+    return layout_rank(field.where) is not None or _an_aces_face(field)
+
+
+def _an_aces_face(field: Field) -> bool:
     """Whether the face shows one blob alone, in its middle, and no picture: an ace's
     (its pip however ornate; whether the classifier names it or not)."""
     return field.alike == 1 and len(field.where) == 1 and all(

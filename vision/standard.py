@@ -37,11 +37,11 @@ from vision.face import (
     COURTS,
     SUIT_COLS,
     Field,
-    an_aces_face,
     corners_washed_out,
     counted_rank,
     face_shows,
     field_denies,
+    laid_out_whole,
     read_field,
 )
 from vision.glyphs import (
@@ -290,7 +290,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
     field = face()
-    if field.washed and layout_rank(field.where) is None and not an_aces_face(field):
+    if field.washed and not laid_out_whole(field):
         return None  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
