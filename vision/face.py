@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
-from vision.index import chroma_of, ink_and_redness, paper_colour
+from vision.index import ink_red_and_chroma, paper_colour
 from vision.pips import hidden_within, layout_rank, pooled_suit
 
 if TYPE_CHECKING:
@@ -153,8 +153,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                                  interpolation=cv2.INTER_AREA), np.uint8)
     h, w = card.shape[:2]
     paper = paper_colour(card)
-    ink, red = ink_and_redness(card, paper)
-    chroma = chroma_of(card, paper)
+    ink, red, chroma = ink_red_and_chroma(card, paper)
     mask = (ink > 0.5).astype(np.uint8)
     washed = _clipped_by_glare(card, ink, th)
     _, found, found_stats, found_centroids = cv2.connectedComponentsWithStats(

@@ -78,11 +78,12 @@ def features_of(glyphs: list[Ink]) -> NDArray[np.float32]:
         scale = min((hw - 4) / h, (ww - 4) / w)
         nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
         y0, x0 = (hw - nh) // 2, (ww - nw) // 2
-        small = cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA)
-        # quantised to 8 bits as the model was trained
-        canvases[i * hw + y0:i * hw + y0 + nh, x0:x0 + nw] = (
-            np.clip(small * 255, 0, 255).astype(np.uint8).astype(np.float32) / np.float32(255))
+        canvases[i * hw + y0:i * hw + y0 + nh, x0:x0 + nw] = cv2.resize(
+            g, (nw, nh), interpolation=cv2.INTER_AREA)
         shape[i] = (np.log(w / h), float(g.mean()))
+    # quantised to 8 bits as the model was trained (the blank rims stay 0)
+    canvases = np.clip(canvases * 255, 0, 255).astype(np.uint8).astype(np.float32) / np.float32(
+        255)
     return np.concatenate([pix, oriented_gradients_of(canvases, n), shape], axis=1)
 
 

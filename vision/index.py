@@ -83,12 +83,12 @@ class Candidate:
     rank_box: Box
     suit_box: Box
     redness: float
-    """How red the glyphs' ink is (:func:`ink_and_redness`): red ink scores about 0.2 and
+    """How red the glyphs' ink is (:func:`ink_red_and_chroma`): red ink scores about 0.2 and
     up, black ink about 0.1 and below."""
     corner: int
     """0 top-left, 1 bottom-right (where every standard deck prints its index)."""
     chroma: float = 0.0
-    """How coloured the glyphs' ink is, whatever its hue (:func:`chroma_of`): black ink
+    """How coloured the glyphs' ink is, whatever its hue (:func:`ink_red_and_chroma`): black ink
     near 0; the blue, green or yellow of a four-colour deck well above."""
 
 
@@ -99,16 +99,18 @@ def paper_colour(card: Image) -> NDArray[np.float32]:
     return np.maximum(np.percentile(sample, 92, axis=0).astype(np.float32), 16.0)
 
 
-def ink_and_redness(window: NDArray[np.uint8], paper: NDArray[np.float32],
-                    ) -> tuple[Ink, NDArray[np.float32]]:
-    """How much ink covers each pixel of a part of a card, 0 (paper) to about 1, and how
-    red that ink is.
+def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
+                       ) -> tuple[Ink, NDArray[np.float32], NDArray[np.float32]]:
+    """How much ink covers each pixel of a part of a card, 0 (paper) to about 1, how red
+    that ink is, and how coloured, from one white balance of the part.
 
     Ink is taken from the darkest channel of the white-balanced image (red and black print
     alike), relative to the paper's local brightness round it (a max filter wider than any
     stroke, smoothed), so a shadow or a glare gradient over the corner is no ink. Redness
     is how much more red than the other channels a pixel is, relative to its darkness:
-    red ink scores high, black ink and paper near 0.
+    red ink scores high, black ink and paper near 0. Chroma is how far the pixel's colour
+    is from grey, relative to its darkness: any coloured ink scores high (a four-colour
+    deck's blue or green too), black ink and paper near 0.
     """
     f = np.asarray(window, np.float32) / paper
     b, g, r = cv2.split(f)
@@ -117,8 +119,11 @@ def ink_and_redness(window: NDArray[np.uint8], paper: NDArray[np.float32],
     local_paper = cv2.GaussianBlur(local_paper, (0, 0), 4)
     ink = np.clip(1.0 - darkest / np.maximum(local_paper, 0.05), 0, 1)
     dark = np.maximum(1.0 - darkest, 0.05)
-    red = np.clip((r - cv2.max(b, g)) / dark, -1, 2)
-    return np.asarray(ink, np.float32), np.asarray(red, np.float32)
+    blue_or_green = cv2.max(b, g)
+    red = np.clip((r - blue_or_green) / dark, -1, 2)
+    chroma = np.clip((cv2.max(blue_or_green, r) - darkest) / dark, 0, 2)
+    return (np.asarray(ink, np.float32), np.asarray(red, np.float32),
+            np.asarray(chroma, np.float32))
 
 
 def _corner_view(a: NDArray[Any], corner: int) -> NDArray[Any]:
@@ -162,20 +167,10 @@ def corner_ink(card: Image, paper: NDArray[np.float32], corner: int) -> CornerIn
     h, w = card.shape[:2]
     wh, ww = round(WINDOW[1] * h), round(WINDOW[0] * w)
     window = np.ascontiguousarray(_corner_view(card, corner)[:wh, :ww])
-    ink, red = ink_and_redness(window, paper)
+    ink, red, chroma = ink_red_and_chroma(window, paper)
     ink[:MARGIN, :] = 0
     ink[:, :MARGIN] = 0
-    return CornerInk(ink, red, corner, (h, w), chroma_of(window, paper))
-
-
-def chroma_of(window: NDArray[np.uint8], paper: NDArray[np.float32]) -> NDArray[np.float32]:
-    """How far each pixel's white-balanced colour is from grey, relative to its darkness:
-    any coloured ink scores high, black ink and paper near 0."""
-    f = np.asarray(window, np.float32) / paper
-    b, g, r = cv2.split(f)
-    spread = cv2.max(cv2.max(b, g), r) - cv2.min(cv2.min(b, g), r)
-    dark = np.maximum(1.0 - cv2.min(cv2.min(b, g), r), 0.05)
-    return np.asarray(np.clip(spread / dark, 0, 2), np.float32)
+    return CornerInk(ink, red, corner, (h, w), chroma)
 
 
 CUT_RANGE = (0.06, 0.2)
@@ -287,11 +282,10 @@ def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
     the rank is in (1: the card upside down)."""
     h, w = card.shape[:2]
     band = np.ascontiguousarray(_corner_view(card, corner)[: round(ACROSS_BAND * h)])
-    ink, red = ink_and_redness(band, paper)
+    ink, red, chroma = ink_red_and_chroma(band, paper)
     ink[:MARGIN] = 0
     ink[:, :MARGIN] = 0
     ink[:, -MARGIN:] = 0
-    chroma = chroma_of(band, paper)
     n, found, stats, _ = cv2.connectedComponentsWithStats((ink > level).astype(np.uint8),
                                                           connectivity=8)
     labels = np.asarray(found, np.int32)

@@ -123,11 +123,12 @@ class Thresholds:
     """Least mean suit probability of a card's blurred pips taken together
     (:func:`vision.pips.pooled_suit`)."""
     red: float = 0.2
-    """Redness of the index ink above which it is red (see :func:`vision.index.ink_and_redness`)."""
+    """Redness of the index ink above which it is red (see
+    :func:`vision.index.ink_red_and_chroma`)."""
     black: float = 0.1
     """Redness below which it is black; between the two the colour is unclear."""
     coloured: float = 0.45
-    """Chroma (:func:`vision.index.chroma_of`) of ink that is neither red nor black: a
+    """Chroma (:func:`vision.index.ink_red_and_chroma`) of ink that is neither red nor black: a
     four-colour deck's diamonds or clubs."""
     glare_fraction: float = 0.12
     """Fraction of a corner's pixels washed out (every channel at 250 or more) at which an
