@@ -188,8 +188,8 @@ class GlyphModel:
     def predict(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
         """Class probabilities, one row per row of ``x`` (features)."""
         z = (np.atleast_2d(x) - self.mean) / self.scale
-        hidden = np.maximum(np.einsum("ij,jk->ik", z, self.w1) + self.b1, 0)
-        logits = np.einsum("ij,jk->ik", hidden, self.w2) + self.b2
+        hidden = np.maximum(z @ self.w1 + self.b1, 0)
+        logits = hidden @ self.w2 + self.b2
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
