@@ -359,8 +359,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     True
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
-            field.pips >= 2 or both_corners):
-        return True  # (one pip, many times a small card's index, is the clearer suit)
+            field.pips >= 2 or both_corners or (rank == "A" and _an_aces_face(field))):
+        # (one pip, many times a small card's index or an ace's alone, is the clearer suit)
+        return True
     if both_corners and suit is not None and field.pooled_suit not in (None, suit):
         return True
     counted = counted_rank(field)

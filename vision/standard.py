@@ -49,6 +49,7 @@ from vision.glyphs import (
     PRINTED_RANKS,
     RANK_OF_LETTER,
     SUITS,
+    cyrillic_te,
     features_of,
     lobed_like_a_club,
     shipped_model,
@@ -182,7 +183,11 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
     out = []
     for i, cand in enumerate(cands):
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
-        printed, suit = PRINTED_RANKS[ri], SUITS[si]
+        rank, suit = RANK_OF_LETTER.get(PRINTED_RANKS[ri], PRINTED_RANKS[ri]), SUITS[si]
+        rank_sure = float(rank_p[i, ri])
+        if rank == "J" and cyrillic_te(cand.rank):
+            # a Russian ace's Te: it leans to an ace, against another corner, naming none
+            rank, rank_sure = "A", min(rank_sure, th.leaning)
         # (a round-lobed club the classifier takes for a spade reads no suit)
         sure = 0.0 if suit == "S" and lobed_like_a_club(cand.suit) else float(suit_p[i, si])
         red, black = cand.redness >= th.red, cand.redness <= th.black
@@ -190,8 +195,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         coloured = not red and cand.chroma >= th.coloured
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS) or (
             coloured and suit in FOUR_COLOUR_SUITS)
-        out.append(CornerReading(RANK_OF_LETTER.get(printed, printed), suit,
-                                 float(rank_p[i, ri]), sure, colour_ok, cand.corner,
+        out.append(CornerReading(rank, suit, rank_sure, sure, colour_ok, cand.corner,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1)))
     return out
 
@@ -300,9 +304,9 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         if agree:
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
-    if counted is not None:
-        # the pips counted by their sizes alone, where the classifier did not call each a
-        # suit: a corner must read that rank, and the suit, clearly
+    if counted is not None and not field.picture:
+        # the pips counted by their sizes alone (no picture: a court's panel letter and suit
+        # are two blobs alike): a corner must read that rank, and the suit, clearly
         agree = [r for r in readings if r.rank == counted and r.colour_ok
                  and r.rank_p >= th.field_settled_rank and r.suit_p >= th.glyph
                  and field.suit in (None, r.suit)]
@@ -415,13 +419,12 @@ _FAINT_RETRY = frozenset({Refusal.RANK_UNCLEAR, Refusal.SUIT_UNCLEAR, Refusal.IN
 
 def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, overlapped: bool,
                   looks: _Looks, by_pips: bool = True) -> Reading:
-    """``first``, or where it refuses a card that is not small for its index
-    (:data:`_FAINT_RETRY`), the card read again cut at the fainter ink level too (a
-    blurred index's thin strokes fade to grey: a J, a 2, a 7): named only where both
-    corners read it there, in the suit the usual levels read in some corner and in no
-    other (a blurred club cut faintly fills out to a spade), or, on a number card alone,
-    the suit its pips are where they count its rank. ``by_pips`` as for :func:`_identify`
-    (not on a card read a quarter round)."""
+    """``first``, or where it refuses a card not small for its index (:data:`_FAINT_RETRY`),
+    the card read again cut at the fainter ink level too (a blurred index's thin strokes
+    fade to grey: a J, a 2, a 7): named where both corners read it there, no corner at the
+    usual levels leaning to another rank or suit (a blurred club cut faintly fills out to
+    a spade), in the suit they read in some corner, its pips' suit where they count its
+    rank, or a court's large suit signs. ``by_pips`` as for :func:`_identify`."""
     if first.card is not None or small or first.reason not in _FAINT_RETRY:
         return first
     again = _identify(card, th, looks, both_corners=True, overlapped=overlapped, faint=True,
@@ -430,17 +433,20 @@ def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, over
         return first
     rank, suit = again.card[:-1], again.card[-1]
     usual, _ = looks.corners(small=False, across=False, faint=False)
-    if any(r.suit != suit and r.colour_ok and r.suit_p >= th.leaning for r in usual):
+    if any(r.colour_ok and ((r.suit != suit and r.suit_p >= th.leaning)
+                            or (r.rank != rank and r.rank_p >= th.leaning)) for r in usual):
         return first
     if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual):
         return again
     faint, _ = looks.corners(small=False, across=False, faint=True)  # (read by corners)
     field = looks.fields(None)
-    pipped = (not overlapped and len(faint) == 2 and all(
+    both = not overlapped and len(faint) == 2 and all(
         r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint)
-        and counted_rank(field) == rank and field.suit in (None, suit)
-        and suit in (field.suit, field.pooled_suit))
-    return again if pipped else first
+    pipped = counted_rank(field) == rank and field.suit in (None, suit) and suit in (
+        field.suit, field.pooled_suit)
+    # (or a court's large suit signs beside its picture: many designs print one by each index)
+    suited = rank in COURTS and face_shows(rank, field) and field.suit == suit
+    return again if both and (pipped or suited) else first
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
