@@ -185,7 +185,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         rank, suit = RANK_OF_LETTER.get(PRINTED_RANKS[ri], PRINTED_RANKS[ri]), SUITS[si]
         rank_sure = float(rank_p[i, ri])
-        if rank == "J" and cyrillic_te(cand.rank):
+        if rank in ("J", "7") and cyrillic_te(cand.rank):
             # a Russian ace's Te: it leans to an ace, against another corner, naming none
             rank, rank_sure = "A", min(rank_sure, th.leaning)
         # (a round-lobed club the classifier takes for a spade reads no suit)
