@@ -141,6 +141,10 @@ def lobed_like_a_club(glyph: Ink) -> bool:
     return len(sides) == 2
 
 
+TE_READ_AS = frozenset({"J", "7"})
+"""The ranks the classifier takes a Cyrillic Te for: a J, and blurred, a 7."""
+
+
 def cyrillic_te(glyph: Ink) -> bool:
     """Whether a rank glyph the classifier calls a jack (or, blurred, a 7) is a Cyrillic Te
     (tuz: a Russian deck's ace), a letter it was never taught: a bar across the top over a

@@ -49,6 +49,7 @@ from vision.glyphs import (
     PRINTED_RANKS,
     RANK_OF_LETTER,
     SUITS,
+    TE_READ_AS,
     cyrillic_te,
     features_of,
     lobed_like_a_club,
@@ -185,8 +186,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         rank, suit = RANK_OF_LETTER.get(PRINTED_RANKS[ri], PRINTED_RANKS[ri]), SUITS[si]
         rank_sure = float(rank_p[i, ri])
-        if rank in ("J", "7") and cyrillic_te(cand.rank):
-            # a Russian ace's Te: it leans to an ace, against another corner, naming none
+        if rank in TE_READ_AS and cyrillic_te(cand.rank):  # a Russian ace: leans, names none
             rank, rank_sure = "A", min(rank_sure, th.leaning)
         # (a round-lobed club the classifier takes for a spade reads no suit)
         sure = 0.0 if suit == "S" and lobed_like_a_club(cand.suit) else float(suit_p[i, si])
@@ -439,14 +439,14 @@ def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, over
     if any(r.suit == suit and r.colour_ok and r.suit_p >= th.glyph for r in usual):
         return again
     faint, _ = looks.corners(small=False, across=False, faint=True)  # (read by corners)
+    if overlapped or len(faint) != 2 or not all(
+            r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint):
+        return first  # (the face is not looked at: nothing it shows could name the card)
     field = looks.fields(None)
-    both = not overlapped and len(faint) == 2 and all(
-        r.card == again.card and r.colour_ok and r.p >= th.glyph for r in faint)
     pipped = counted_rank(field) == rank and field.suit in (None, suit) and suit in (
         field.suit, field.pooled_suit)
-    # (or a court's large suit signs beside its picture: many designs print one by each index)
-    suited = rank in COURTS and face_shows(rank, field) and field.suit == suit
-    return again if both and (pipped or suited) else first
+    suited = rank in COURTS and face_shows(rank, field) and field.suit == suit  # (large signs)
+    return again if pipped or suited else first
 
 
 def identify_standard(card: Image, th: Thresholds | None = None,
