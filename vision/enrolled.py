@@ -215,10 +215,12 @@ class Gallery(GlareChecks, CoverChecks):
                 # glare brightens the close cards' differences unevenly and can fool the
                 # second stage, or wash a mark out (a pip of a 3 gone: a 2): the detail,
                 # which glare does not change, must not disagree, and what only a rival
-                # prints must not show through
+                # prints must not show through (the detail agreeing is not enough where
+                # near twins were told apart: it weighs a faint pip no more than paper)
                 seen = self._through_glare(card, inner)
-                if seen != found and (seen is not None or not self._holds(
-                        card, inner, ref, scores, True)):
+                if (seen is not None and seen != found) or (
+                        (seen is None or fine is not None)
+                        and not self._holds(card, inner, ref, scores, True)):
                     found, reason, doubted = None, Refusal.GLARE, True
             elif best < self.sure_score and not self._holds(card, inner, ref, scores, False):
                 # a fair likeness only: a rival that explains some part better must not

@@ -25,6 +25,9 @@ UNEXPLAINED = 60.0  # grey levels from the lit reference, summed over channels: 
 MARKS_SHOWN = 0.3  # fraction of a rival's own marks' contrast that shows them under glare
 WHITE_OUT = 240  # a pixel this bright in every channel under glare may hide a mark
 HIDDEN_MARKS = 0.25  # fraction of a rival's own marks that may not be so hidden
+SPOT_ON_PAPER = 0.1  # least fraction of a card's paper short of saturation where saturated
+# white is a spot (not all its paper lit white: a camera exposed for the table)
+OWN_MARK, NO_MARK = 0.5, 0.1  # a reference's mark, and no mark: fractions of its darkest
 RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 SMALL_RIM = np.ones((3, 3), np.uint8)  # the same at DESC_SIZE, half the fine view
 
@@ -74,17 +77,53 @@ def may_show_marks(query: NDArray[np.float32], mine: NDArray[np.float32],
     """Whether ``query`` may show the marks that reference ``theirs`` prints and ``mine``
     does not (both lit like it; pixels x 3; ``differ``: where the references differ): it
     shows them, however faintly (glare lifts and flattens a mark, so a washed-out pip of
-    a 7 must not let the card pass for a 4), or the ``glare`` turned them white."""
+    a 7 must not let the card pass for a 4), or the ``glare`` turned them white, or a spot
+    saturated them white and the card's own marks do not show beside it."""
     marks = np.zeros(len(query), bool)
     marks[differ] = True
     marks &= (mine - theirs).sum(axis=1) > UNEXPLAINED
     count = int(marks.sum())
     if count < 12:
         return False
-    if (marks & glare & (least_channel(query) >= WHITE_OUT)).sum() >= max(12, HIDDEN_MARKS * count):
+    least = least_channel(query)
+    if (marks & glare & (least >= WHITE_OUT)).sum() >= max(12, HIDDEN_MARKS * count):
         return True  # what would tell is white in every channel: it cannot be seen
     q, m, t = (float(_darkness(v)[marks].mean()) for v in (query, mine, theirs))
-    return t - m > 1e-3 and (q - m) / (t - m) >= MARKS_SHOWN
+    if t - m > 1e-3 and (q - m) / (t - m) >= MARKS_SHOWN:
+        return True
+    # a spot that glare found against the reference missed (on what it prints as blank
+    # paper, which it explains as paper) may hide them too: then the card's own marks
+    # must tell
+    white = (least >= SATURATED) & _spot_on_paper(least, mine)
+    return bool((marks & white).sum() >= max(12, HIDDEN_MARKS * count)) and not _told_apart(
+        query, mine, theirs, differ, glare | white)
+
+
+def _spot_on_paper(least: NDArray[np.float32], lit: NDArray[np.float32]) -> bool:
+    """Whether saturated white on a card (``least``: each pixel's smallest channel) is a
+    spot of it, some of its paper (the brighter half of its reference ``lit`` like it)
+    still short of saturation."""
+    lightest = least_channel(lit)
+    paper = lightest >= np.median(lightest)
+    return float((least[paper] < SATURATED).mean()) >= SPOT_ON_PAPER
+
+
+def _told_apart(query: NDArray[np.float32], mine: NDArray[np.float32],
+                theirs: NDArray[np.float32], differ: NDArray[np.intp],
+                hidden: NDArray[np.bool_]) -> bool:
+    """Whether marks that ``mine`` prints and ``theirs`` does not (``differ``: where the
+    references differ) show where not ``hidden``: what glare lifts looks like paper, so
+    only marks tell (a nine's middle pip beside a spot that hides a ten's two)."""
+    # marks by each reference's own contrast (a fit of the light to a card whose marks
+    # the spot hid prints the rest fainter: fainter is no mark of the other's)
+    dark_mine, dark_theirs = _darkness(mine), _darkness(theirs)
+    own = np.zeros(len(query), bool)
+    own[differ] = True
+    own &= ~hidden & (dark_mine >= OWN_MARK * dark_mine.max()) & (
+        dark_theirs <= NO_MARK * dark_theirs.max())
+    if own.sum() < 12:
+        return False
+    return bool(_darkness(query)[own].mean() >= MARKS_SHOWN * dark_mine[own].mean())
 
 
 def beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],

@@ -139,3 +139,27 @@ def test_near_twins_under_a_strong_spot_and_a_dewarp_a_little_off_are_read(
     # this version: 58 of 80 (the version before: 20); the rest stay unknown
     assert wrong == 0
     assert right >= 0.6 * total
+
+
+def test_a_spot_that_washes_pips_white_does_not_turn_one_card_into_another() -> None:
+    # a standard deck taught from its faces: a lamp over the middle of a three washes its
+    # middle pip white, and what is left is a two. The glare found against the two's
+    # reference misses it (a spot on what the two prints as blank paper is light the two
+    # explains), so saturated white on part of the paper hides a rival's marks too
+    cards = [f"{rank}{suit}" for rank in ("A", *map(str, range(2, 11))) for suit in "SH"]
+    gallery = Gallery.from_faces("spots", {
+        c: render_card("standard", c, TEST_DESIGNS[1]) for c in cards})
+    rng = random.Random(5)
+    right = wrong = 0
+    for card in cards:
+        face = render_card("standard", card, TEST_DESIGNS[1])
+        for _ in range(4):
+            centre = (CARD_W / 2 + rng.uniform(-20, 20), CARD_H / 2 + rng.uniform(-30, 30))
+            seen = _glared(face, centre, rng.uniform(25, 45), rng.uniform(170, 300),
+                           rng.uniform(0.85, 1.0))
+            got = gallery.identify(seen).card
+            right += got == card
+            wrong += got not in (None, card)
+    # this version: 13 of 80 right, none wrong (the version before: 26 right, 7 wrong)
+    assert wrong == 0
+    assert right >= 10
