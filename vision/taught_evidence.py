@@ -71,6 +71,13 @@ def _darkness(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
                       np.float32)
 
 
+def _differing(differ: NDArray[np.intp], size: int) -> NDArray[np.bool_]:
+    """The pixels where two references differ (``differ``), as a mask of ``size`` pixels."""
+    mask = np.zeros(size, bool)
+    mask[differ] = True
+    return mask
+
+
 def may_show_marks(query: NDArray[np.float32], mine: NDArray[np.float32],
                    theirs: NDArray[np.float32], differ: NDArray[np.intp],
                    glare: NDArray[np.bool_]) -> bool:
@@ -79,24 +86,25 @@ def may_show_marks(query: NDArray[np.float32], mine: NDArray[np.float32],
     shows them, however faintly (glare lifts and flattens a mark, so a washed-out pip of
     a 7 must not let the card pass for a 4), or the ``glare`` turned them white, or a spot
     saturated them white and the card's own marks do not show beside it."""
-    marks = np.zeros(len(query), bool)
-    marks[differ] = True
-    marks &= (mine - theirs).sum(axis=1) > UNEXPLAINED
+    marks = _differing(differ, len(query)) & ((mine - theirs).sum(axis=1) > UNEXPLAINED)
     count = int(marks.sum())
     if count < 12:
         return False
     least = least_channel(query)
-    if (marks & glare & (least >= WHITE_OUT)).sum() >= max(12, HIDDEN_MARKS * count):
+    hidden_enough = max(12, HIDDEN_MARKS * count)
+    if (marks & glare & (least >= WHITE_OUT)).sum() >= hidden_enough:
         return True  # what would tell is white in every channel: it cannot be seen
-    q, m, t = (float(_darkness(v)[marks].mean()) for v in (query, mine, theirs))
+    dark_query, dark_mine, dark_theirs = (_darkness(v) for v in (query, mine, theirs))
+    q, m, t = (float(d[marks].mean()) for d in (dark_query, dark_mine, dark_theirs))
     if t - m > 1e-3 and (q - m) / (t - m) >= MARKS_SHOWN:
         return True
     # a spot that glare found against the reference missed (on what it prints as blank
     # paper, which it explains as paper) may hide them too: then the card's own marks
     # must tell
-    white = (least >= SATURATED) & _spot_on_paper(least, mine)
-    return bool((marks & white).sum() >= max(12, HIDDEN_MARKS * count)) and not _told_apart(
-        query, mine, theirs, differ, glare | white)
+    white = least >= SATURATED
+    if (marks & white).sum() < hidden_enough or not _spot_on_paper(least, mine):
+        return False
+    return not _told_apart(dark_query, dark_mine, dark_theirs, differ, glare | white)
 
 
 def _spot_on_paper(least: NDArray[np.float32], lit: NDArray[np.float32]) -> bool:
@@ -108,22 +116,20 @@ def _spot_on_paper(least: NDArray[np.float32], lit: NDArray[np.float32]) -> bool
     return float((least[paper] < SATURATED).mean()) >= SPOT_ON_PAPER
 
 
-def _told_apart(query: NDArray[np.float32], mine: NDArray[np.float32],
-                theirs: NDArray[np.float32], differ: NDArray[np.intp],
+def _told_apart(dark_query: NDArray[np.float32], dark_mine: NDArray[np.float32],
+                dark_theirs: NDArray[np.float32], differ: NDArray[np.intp],
                 hidden: NDArray[np.bool_]) -> bool:
     """Whether marks that ``mine`` prints and ``theirs`` does not (``differ``: where the
-    references differ) show where not ``hidden``: what glare lifts looks like paper, so
-    only marks tell (a nine's middle pip beside a spot that hides a ten's two)."""
+    references differ) show where not ``hidden``, given each view's darkness (see
+    :func:`_darkness`): what glare lifts looks like paper, so only marks tell (a nine's
+    middle pip beside a spot that hides a ten's two)."""
     # marks by each reference's own contrast (a fit of the light to a card whose marks
     # the spot hid prints the rest fainter: fainter is no mark of the other's)
-    dark_mine, dark_theirs = _darkness(mine), _darkness(theirs)
-    own = np.zeros(len(query), bool)
-    own[differ] = True
-    own &= ~hidden & (dark_mine >= OWN_MARK * dark_mine.max()) & (
-        dark_theirs <= NO_MARK * dark_theirs.max())
+    own = _differing(differ, len(dark_query)) & ~hidden & (
+        dark_mine >= OWN_MARK * dark_mine.max()) & (dark_theirs <= NO_MARK * dark_theirs.max())
     if own.sum() < 12:
         return False
-    return bool(_darkness(query)[own].mean() >= MARKS_SHOWN * dark_mine[own].mean())
+    return bool(dark_query[own].mean() >= MARKS_SHOWN * dark_mine[own].mean())
 
 
 def beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],
@@ -136,9 +142,7 @@ def beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],
     where the two differ (``differ``, the pixels where the references do, and so much
     that lighting does not explain it), leaving out what neither explains (a cover)
     and light that neither does (glare), when most of that is seen."""
-    where = np.zeros(len(query), bool)
-    where[differ] = True
-    where &= np.abs(mine - other).sum(axis=1) > UNEXPLAINED
+    where = _differing(differ, len(query)) & (np.abs(mine - other).sum(axis=1) > UNEXPLAINED)
     if where.sum() < 12:
         return False  # the same picture
     # what neither explains is a cover; light that neither explains (brighter than both in
