@@ -10,8 +10,10 @@ card (24 cards of the first held-out design).
 Time is measured round detection plus identification of each frame, two ways:
 ``cpu-ms`` is the CPU time this process spent (``time.process_time``: all its
 threads, none of the time the core spent on other programs), the figure to
-compare on a shared machine; ``wall-ms`` is the elapsed time, which also counts
-waiting for a core that other programs were using. OpenCV runs on one thread
+compare on a shared machine (``med-cpu`` is its median frame: a few frames whose cards
+are read again, larger or turned, pull the mean far above the typical frame);
+``wall-ms`` is the elapsed time, which also counts waiting for a core that other
+programs were using. OpenCV runs on one thread
 during the run (the target is one core of a Raspberry Pi); set
 ``OPENBLAS_NUM_THREADS=1`` before Python starts for numpy (``bench/bench_vision.py``
 does).
@@ -87,6 +89,7 @@ class Tally:
     frames: int = 0
     wall_seconds: float = 0.0  # elapsed time
     cpu_seconds: float = 0.0  # CPU time of this process
+    cpu_per_frame: list[float] = field(default_factory=list)  # seconds, frame by frame
     refusals: Counter[str] = field(default_factory=Counter)
     """Findable cards found but not named, by the reader's reason."""
 
@@ -96,6 +99,7 @@ class Tally:
         self.frames += 1
         self.wall_seconds += wall_seconds
         self.cpu_seconds += cpu_seconds
+        self.cpu_per_frame.append(cpu_seconds)
         best: dict[int, tuple[float, Detection]] = {}
         for d in detections:
             owner = _owner(d, scene.cards)
@@ -131,6 +135,8 @@ class Tally:
             "wrong": self.wrong / self.labelled if self.labelled else 0.0,
             "wall_ms": 1000 * self.wall_seconds / max(self.frames, 1),
             "cpu_ms": 1000 * self.cpu_seconds / max(self.frames, 1),
+            "cpu_median_ms": 1000 * float(np.median(self.cpu_per_frame))
+            if self.cpu_per_frame else 0.0,
         }
 
 
@@ -233,12 +239,13 @@ def report(results: list[tuple[str, str, Tally]]) -> str:
     """One line per deck and condition; time in milliseconds per frame, CPU then wall.
     Under a row whose found cards stayed unknown, an indented line counts them by reason."""
     lines = [f"{'deck':17s} {'condition':12s} {'cards':>5s} {'recall':>7s} {'ident':>7s} "
-             f"{'wrong':>7s} {'wrong#':>6s} {'phantom':>7s} {'cpu-ms':>7s} {'wall-ms':>7s}"]
+             f"{'wrong':>7s} {'wrong#':>6s} {'phantom':>7s} {'cpu-ms':>7s} {'med-cpu':>7s} "
+             f"{'wall-ms':>7s}"]
     for deck, name, t in results:
         r = t.row()
         lines.append(f"{deck:17s} {name:12s} {t.findable:5d} {r['recall']:7.1%} "
                      f"{r['accuracy']:7.1%} {r['wrong']:7.2%} {t.wrong:6d} {t.phantoms:7d} "
-                     f"{r['cpu_ms']:7.1f} {r['wall_ms']:7.1f}")
+                     f"{r['cpu_ms']:7.1f} {r['cpu_median_ms']:7.1f} {r['wall_ms']:7.1f}")
         if t.refusals:
             lines.append("    unknown: " + ", ".join(
                 f"{reason} {n}" for reason, n in t.refusals.most_common()))

@@ -49,6 +49,7 @@ def test_tally_counts_right_wrong_unknown_hidden_and_phantom_cards() -> None:
     assert abs(row["wrong"] - 2 / 3) < 1e-9
     assert abs(row["wall_ms"] - 20.0) < 1e-9
     assert abs(row["cpu_ms"] - 15.0) < 1e-9
+    assert abs(row["cpu_median_ms"] - 15.0) < 1e-9
 
 
 def test_found_cards_left_unknown_are_counted_by_reason_under_their_row() -> None:
@@ -75,8 +76,20 @@ def test_the_report_names_cpu_and_wall_time_apart() -> None:
     t.add(scene, [], 0.040, 0.012)  # waited for a busy core: wall time is the larger
     t.add(scene, [], 0.044, 0.014)
     header, line = report([("star-plus", "empty", t)]).splitlines()
-    assert header.split()[-2:] == ["cpu-ms", "wall-ms"]
-    assert line.split()[-2:] == ["13.0", "42.0"]
+    assert header.split()[-3:] == ["cpu-ms", "med-cpu", "wall-ms"]
+    assert line.split()[-3:] == ["13.0", "13.0", "42.0"]
+
+
+def test_one_slow_frame_moves_the_mean_time_not_the_median() -> None:
+    t = Tally()
+    scene = Scene(np.zeros((720, 1280, 3), np.uint8), (), np.eye(3))
+    for cpu in (0.030, 0.032, 0.150):  # the last frame's cards were read again, turned
+        t.add(scene, [], cpu, cpu)
+    row = t.row()
+    assert abs(row["cpu_ms"] - 70.667) < 1e-3
+    assert abs(row["cpu_median_ms"] - 32.0) < 1e-9
+    _, line = report([("published", "upright", t)]).splitlines()
+    assert line.split()[-3:] == ["70.7", "32.0", "70.7"]
 
 
 def test_the_run_times_each_frame_in_cpu_and_wall_time() -> None:
