@@ -338,7 +338,8 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     disagree too (not where both corners read one card and the pips another: two
     readings at odds name nothing)."""
     field = face()
-    suit = field.pooled_suit or field.suit
+    # (one blob of six named a suit is not most: six hearts seen sideways, one named a diamond)
+    suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
             field.suit not in (None, suit)):
         return None
@@ -457,8 +458,8 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     A camera looking at a card from the side can foreshorten its long sides until they
     look the shorter ones: the card is then dewarped a quarter-turn round, its indices at
     the other two corners. When the card does not read as it is, it is read turned a
-    quarter round too, and named only when both corners read clearly and alike (or,
-    faint, as :func:`_read_faintly` names a card).
+    quarter round too, and named only when both corners read clearly and alike, by its
+    pips (:func:`_read_by_pips`), or faint, as :func:`_read_faintly` names a card.
 
     ``card_px``, the card's width in the camera's pixels where known: a small card's
     index is a few pixels across, and one corner alone is then not enough.
@@ -480,7 +481,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
         return upright
     turned_card = quarter_turned(card)
     looks = _looks_of(turned_card, th)
-    turned = _identify(turned_card, th, looks, both_corners=True, by_pips=False)
+    turned = _identify(turned_card, th, looks, both_corners=True)
     turned = _read_faintly(turned, turned_card, th, small, overlapped, looks, by_pips=False)
     return turned if turned.card is not None else upright
 
@@ -501,9 +502,8 @@ def _looks_of(card: Image, th: Thresholds) -> _Looks:
 def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
               small: bool = False, overlapped: bool = False, by_pips: bool = True,
               faint: bool = False) -> Reading:
-    """``by_pips``: a card whose index does not read may be named by its pips (not one
-    turned a quarter round, whose pips stretched across are no layout; nor an overlapped
-    one, where another card's pips may lie on its face)."""
+    """``by_pips``: a card whose index does not read may be named by its pips (not an
+    overlapped one, where another card's pips may lie on its face)."""
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))

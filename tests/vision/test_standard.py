@@ -426,6 +426,35 @@ def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
     assert _named_by(monkeypatch, jacks, Field(0, 2, True, washed=True), card_px=100) == "JD"
 
 
+def test_a_number_card_outlined_sideways_is_named_by_its_pips_a_quarter_round() -> None:
+    # a card lying sideways seen from a seat: its long sides foreshortened until they
+    # look the short ones, it is outlined, and dewarped, a quarter round. Its blurred
+    # indices read nothing either way; its pips seen sideways lay out no rank, and turned
+    # back they count it (real photos: a ten of hearts and a jack so, unread before)
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    for card in ("3S", "6H", "8C", "10H"):
+        upright = cv2.resize(render_card("standard", card), (CARD_W, CARD_H),
+                             interpolation=cv2.INTER_AREA)
+        for index in (np.s_[:h, :w], np.s_[-h:, -w:]):
+            upright[index] = cv2.GaussianBlur(upright[index], (0, 0), 6)
+        sideways = np.asarray(cv2.resize(cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE),
+                                         (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
+                              np.uint8)
+        assert identify_standard(sideways, card_px=120).card == card
+
+
+def test_pips_of_which_one_is_named_a_suit_are_no_card_of_that_suit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a ten of hearts outlined sideways: six of its hearts, seen sideways, lie as a six's
+    # pips; the classifier names one a diamond and the others nothing. Seen on a published
+    # design, named 6D. Most of the six named diamonds would be a six of diamonds.
+    six = ((0.37, 0.27), (0.63, 0.27), (0.27, 0.5), (0.71, 0.5), (0.37, 0.72), (0.63, 0.72))
+    sideways = Field(1, 5, True, "D", alike=6, where=six)
+    assert _named_by(monkeypatch, [], sideways, card_px=120) is None
+    assert _named_by(monkeypatch, [], replace(sideways, pips=4, others=2),
+                     card_px=120) == "6D"
+
+
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
     # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
     # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
