@@ -9,7 +9,8 @@ and tests. Themes whose art is the same (a 4-colour or bitmap variant, the same
 court pictures under another name) are on the same side of that split.
 
 Faces are rendered with ``rsvg-convert`` (Debian ``librsvg2-bin``) and cached as
-PNG under ``$XDG_CACHE_HOME/table-companion/designs/<design>/<card>.png``.
+PNG under ``$XDG_CACHE_HOME/table-companion/designs/<design>/<source>/<card>.png``,
+``<source>`` naming the design's file and this renderer's version.
 
 >>> names = [d.name for d in published_designs()]   # empty where nothing is installed
 >>> set(names) <= set(TRAINING_DESIGNS) | set(BENCH_DESIGNS)
@@ -29,6 +30,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -275,22 +277,41 @@ _checked: set[str] = set()
 _checked_lock = threading.Lock()
 
 
+STALE_DAYS = 7
+"""A design's cache of another source or renderer, unused this long, is removed."""
+
+
 def _design_dir(spec: _Spec) -> Path:
-    """The design's cache folder, emptied when its source or this renderer changed."""
+    """The design's cache folder for its source and this renderer. Each source has its
+    own: two processes of two checkouts (or of two versions) never empty the folder the
+    other is writing to (they did, one failing half-way through a benchmark)."""
     path = spec.path()
-    folder = _cache_root() / spec.design.name
     name = spec.design.name
+    key = f"{_PIPELINE}|{_file_key(path) if spec.sheet else path}"
+    folder = _cache_root() / name / hashlib.sha1(key.encode()).hexdigest()[:12]
     with _checked_lock:
         if name in _checked:
             return folder
-        key = f"{_PIPELINE}|{_file_key(path) if spec.sheet else path}\n"
-        stamp = folder / ".source"
-        if not stamp.is_file() or stamp.read_text() != key:
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(key)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)  # (in use: see _drop_stale)
+        _drop_stale(folder.parent, keep=folder)
         _checked.add(name)
     return folder
+
+
+def _drop_stale(design_root: Path, keep: Path) -> None:
+    """Remove, as far as nobody else is using them, the caches of ``design_root`` other
+    than ``keep`` unused for :data:`STALE_DAYS`, and the files of the older layout (one
+    folder a design, its faces in it)."""
+    old = time.time() - STALE_DAYS * 86400
+    for entry in design_root.iterdir():
+        try:
+            if entry.is_dir() and entry != keep and entry.stat().st_mtime < old:
+                shutil.rmtree(entry, ignore_errors=True)
+            elif entry.is_file():
+                entry.unlink()
+        except OSError:
+            pass  # (removed meanwhile by another process)
 
 
 def _rsvg(spec: _Spec, card: str, zoom: float,

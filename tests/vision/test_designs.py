@@ -125,13 +125,41 @@ def test_faces_are_cached_on_disk(tmp_path: Path,
     try:
         design = INSTALLED[-1]
         face = published_face(design, "KS")
-        file = tmp_path / "table-companion" / "designs" / design / "KS.png"
-        assert file.is_file()
+        assert len(list((tmp_path / "table-companion" / "designs" / design).glob("*/KS.png"))) == 1
         designs._master.cache_clear()
         assert np.array_equal(published_face(design, "KS"), face)
     finally:
         designs._master.cache_clear()
         designs._checked.clear()
+
+
+@needs_designs
+def test_two_sources_of_a_design_never_empty_each_others_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # two checkouts (or versions) benchmarking at once: each renders into its own folder,
+    # and neither removes the other's while it is in use
+    import os
+    import time
+
+    import vision.designs as designs
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    root = tmp_path / "table-companion" / "designs" / INSTALLED[0]
+    root.mkdir(parents=True)
+    (root / "KS.png").write_bytes(b"older layout")
+    stale = root / "0123456789ab"
+    stale.mkdir()
+    month_ago = time.time() - 30 * 86400
+    os.utime(stale, (month_ago, month_ago))
+    folders = []
+    for version in ("one", "two"):
+        monkeypatch.setattr(designs, "_PIPELINE", version)
+        monkeypatch.setattr(designs, "_checked", set())
+        folders.append(designs._design_dir(designs._spec(INSTALLED[0])))
+        (folders[-1] / "KS.png").write_bytes(version.encode())
+    assert folders[0] != folders[1]
+    assert [(f / "KS.png").read_bytes() for f in folders] == [b"one", b"two"]
+    assert not (root / "KS.png").exists() and not stale.exists()
 
 
 @pytest.mark.skipif(not set(BENCH_DESIGNS[:1]) <= set(INSTALLED),
