@@ -88,8 +88,8 @@ class Tally:
     phantoms: int = 0
     frames: int = 0
     wall_seconds: float = 0.0  # elapsed time
-    cpu_seconds: float = 0.0  # CPU time of this process
-    cpu_per_frame: list[float] = field(default_factory=list)  # seconds, frame by frame
+    cpu_per_frame: list[float] = field(default_factory=list)  # CPU time of this process,
+    # seconds, frame by frame
     refusals: Counter[str] = field(default_factory=Counter)
     """Findable cards found but not named, by the reader's reason."""
 
@@ -98,7 +98,6 @@ class Tally:
         """Score one frame's detections, which took ``wall_seconds`` and ``cpu_seconds``."""
         self.frames += 1
         self.wall_seconds += wall_seconds
-        self.cpu_seconds += cpu_seconds
         self.cpu_per_frame.append(cpu_seconds)
         best: dict[int, tuple[float, Detection]] = {}
         for d in detections:
@@ -127,6 +126,11 @@ class Tally:
                     self.right += 1
                 elif seen.card is None:
                     self.refusals[reason_key(seen)] += 1
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of this process over every frame."""
+        return float(sum(self.cpu_per_frame))
 
     def row(self) -> dict[str, float]:
         return {

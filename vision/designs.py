@@ -273,7 +273,8 @@ def _file_key(path: Path) -> str:
     return hashlib.sha1(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
 
 
-_checked: set[str] = set()
+_checked: dict[str, Path] = {}
+"""Each design's cache folder, once set up in this process."""
 _checked_lock = threading.Lock()
 
 
@@ -285,17 +286,17 @@ def _design_dir(spec: _Spec) -> Path:
     """The design's cache folder for its source and this renderer. Each source has its
     own: two processes of two checkouts (or of two versions) never empty the folder the
     other is writing to (they did, one failing half-way through a benchmark)."""
-    path = spec.path()
     name = spec.design.name
-    key = f"{_PIPELINE}|{_file_key(path) if spec.sheet else path}"
-    folder = _cache_root() / name / hashlib.sha1(key.encode()).hexdigest()[:12]
     with _checked_lock:
         if name in _checked:
-            return folder
+            return _checked[name]
+        path = spec.path()
+        key = f"{_PIPELINE}|{_file_key(path) if spec.sheet else path}"
+        folder = _cache_root() / name / hashlib.sha1(key.encode()).hexdigest()[:12]
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)  # (in use: see _drop_stale)
         _drop_stale(folder.parent, keep=folder)
-        _checked.add(name)
+        _checked[name] = folder
     return folder
 
 

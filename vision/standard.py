@@ -338,7 +338,6 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     disagree too (not where both corners read one card and the pips another: two
     readings at odds name nothing)."""
     field = face()
-    # (one blob of six named a suit is not most: six hearts seen sideways, one named a diamond)
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
     if not field.alike or field.alike < 3 or field.washed or suit is None or (
             field.suit not in (None, suit)):
@@ -482,6 +481,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     turned_card = quarter_turned(card)
     looks = _looks_of(turned_card, th)
     turned = _identify(turned_card, th, looks, both_corners=True)
+    # (the read before asked the pips: read faintly, the index alone is asked again)
     turned = _read_faintly(turned, turned_card, th, small, overlapped, looks, by_pips=False)
     return turned if turned.card is not None else upright
 

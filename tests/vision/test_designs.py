@@ -120,7 +120,7 @@ def test_faces_are_cached_on_disk(tmp_path: Path,
     import vision.designs as designs
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(designs, "_checked", set())
+    monkeypatch.setattr(designs, "_checked", {})
     designs._master.cache_clear()
     try:
         design = INSTALLED[-1]
@@ -154,7 +154,7 @@ def test_two_sources_of_a_design_never_empty_each_others_cache(
     folders = []
     for version in ("one", "two"):
         monkeypatch.setattr(designs, "_PIPELINE", version)
-        monkeypatch.setattr(designs, "_checked", set())
+        monkeypatch.setattr(designs, "_checked", {})
         folders.append(designs._design_dir(designs._spec(INSTALLED[0])))
         (folders[-1] / "KS.png").write_bytes(version.encode())
     assert folders[0] != folders[1]
