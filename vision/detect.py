@@ -77,10 +77,12 @@ def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
     """
     p = np.asarray(pts, np.float32).reshape(4, 2)
-    c = p.mean(axis=0)
-    p = p[np.argsort(np.arctan2(p[:, 1] - c[1], p[:, 0] - c[0]))]
-    start = int(np.argmin(p[:, 0] + p[:, 1]))
-    return p[(np.arange(4) + start) % 4]
+    # plain floats: numpy's per-call cost, on four points, was most of the time
+    xy = p.tolist()
+    cx, cy = sum(x for x, _ in xy) / 4, sum(y for _, y in xy) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])
+    return p[[order[(k + start) % 4] for k in range(4)]]
 
 
 Line = tuple[float, float, float, float]
@@ -151,12 +153,13 @@ def _meeting_points(lines: list[Line]) -> Quad | None:
 def _corner_angles(q: Quad) -> NDArray[np.float64]:
     u = q[_PREV] - q
     v = q[_NEXT] - q
-    cos = (u * v).sum(axis=1) / (np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1) + 1e-9)
+    cos = (u * v).sum(axis=1) / (np.hypot(u[:, 0], u[:, 1]) * np.hypot(v[:, 0], v[:, 1]) + 1e-9)
     return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), np.float64)
 
 
 def _side_ratio(q: Quad) -> float:
-    s = np.linalg.norm(q[_NEXT] - q, axis=1)
+    d = q[_NEXT] - q
+    s = np.hypot(d[:, 0], d[:, 1])
     a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
     return float(max(a, b) / max(min(a, b), 1e-6))
 

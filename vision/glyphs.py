@@ -14,6 +14,7 @@ that is no index glyph (a pip, a corner of a picture).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -80,7 +81,9 @@ def features_of(glyphs: list[Ink]) -> NDArray[np.float32]:
         y0, x0 = (hw - nh) // 2, (ww - nw) // 2
         canvases[i * hw + y0:i * hw + y0 + nh, x0:x0 + nw] = cv2.resize(
             g, (nw, nh), interpolation=cv2.INTER_AREA)
-        shape[i] = (np.log(w / h), float(g.mean()))
+        # (plain floats: a numpy scalar per glyph cost as much as both resizes)
+        shape[i, 0] = math.log(w / h)
+        shape[i, 1] = cv2.sumElems(g)[0] / (h * w)
     # quantised to 8 bits as the model was trained (the blank rims stay 0)
     canvases = np.clip(canvases * 255, 0, 255).astype(np.uint8).astype(np.float32) / np.float32(
         255)
@@ -203,20 +206,32 @@ def oriented_gradients_of(stacked: NDArray[np.float32], n: int) -> NDArray[np.fl
     gx = cv2.Sobel(stacked, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(stacked, cv2.CV_32F, 0, 1, ksize=3)
     magnitude, angle = cv2.cartToPolar(gx, gy)
-    # unsigned orientation: dark-on-light and light-on-dark strokes alike
-    bins = (np.floor(angle * (HOG_BINS / np.pi)).astype(np.int32)) % HOG_BINS
+    # unsigned orientation: dark-on-light and light-on-dark strokes alike (the angle is
+    # 0 .. 2 pi, so truncation is the floor)
+    bins = (angle * np.float32(HOG_BINS / np.pi)).astype(np.int32) % HOG_BINS
     rows, w = stacked.shape
-    h = rows // n
+    per_image = (rows // n // HOG_CELL) * (w // HOG_CELL)
+    index = (_cell_bases(n, rows // n, w) + bins).ravel()
+    size = n * per_image * HOG_BINS
+    energy = np.bincount(index, weights=magnitude.ravel(), minlength=size)[:size].reshape(
+        n, per_image * HOG_BINS)
+    # each histogram square-rooted, then scaled to unit length: its length is the root of
+    # the energy's sum
+    norm = np.sqrt(energy.sum(axis=1, keepdims=True))
+    return np.asarray(np.sqrt(energy) / np.where(norm > 1e-6, norm, 1.0), np.float32)
+
+
+@lru_cache(maxsize=32)
+def _cell_bases(n: int, h: int, w: int) -> NDArray[np.int32]:
+    """Per pixel of ``n`` stacked ``h`` x ``w`` images, the first histogram bin of its
+    cell (the bin of an orientation is added to it); the same for every call of a size."""
     per_image = (h // HOG_CELL) * (w // HOG_CELL)
-    r = np.arange(rows)
+    r = np.arange(n * h)
     cells = ((r // h) * per_image + ((r % h) // HOG_CELL) * (w // HOG_CELL))[:, None] + (
         np.arange(w)[None] // HOG_CELL)
-    index = (cells * HOG_BINS + bins).ravel()
-    size = n * per_image * HOG_BINS
-    hist = np.sqrt(np.bincount(index, weights=magnitude.ravel(), minlength=size)[:size]
-                   ).reshape(n, per_image * HOG_BINS)
-    norm = np.linalg.norm(hist, axis=1, keepdims=True)
-    return np.asarray(np.where(norm > 1e-6, hist / np.maximum(norm, 1e-6), hist), np.float32)
+    bases = np.asarray(cells * HOG_BINS, np.int32)
+    bases.flags.writeable = False
+    return bases
 
 
 def feature_size() -> int:

@@ -16,6 +16,7 @@ long side vertical. The corners are turned so each is read as a top-left.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +97,28 @@ def paper_colour(card: Image) -> NDArray[np.float32]:
     """The card's paper, per channel: a bright percentile of a sample of its pixels (the
     light's tint and a cream card both come out here)."""
     sample = card[::4, ::4].reshape(-1, 3)
-    return np.maximum(np.percentile(sample, 92, axis=0).astype(np.float32), 16.0)
+    return np.maximum(percentile_of_bytes(sample, 92.0).astype(np.float32), 16.0)
+
+
+def percentile_of_bytes(values: NDArray[np.uint8], q: float) -> NDArray[np.float64]:
+    """``np.percentile(values, q, axis=0)`` of 8-bit values, one column at a time, from
+    their histograms (the same linear interpolation, several times faster than sorting).
+
+    >>> percentile_of_bytes(np.array([[0, 10], [100, 20], [200, 30]], np.uint8), 75.0)
+    array([150.,  25.])
+    """
+    rows, cols = values.shape
+    channels = np.ascontiguousarray(values).reshape(rows, 1, cols)
+    below = np.cumsum([cv2.calcHist([channels], [c], None, [256], [0, 256]).ravel()
+                       for c in range(cols)], axis=1)
+    at = q / 100.0 * (rows - 1)
+    lo = math.floor(at)
+    # each column's lo-th and next smallest sample: how many values are that low or lower
+    a = (below <= lo).sum(axis=1).astype(np.float64)
+    b = (below <= min(lo + 1, rows - 1)).sum(axis=1).astype(np.float64)
+    t = at - lo
+    # (numpy's own form of the interpolation, for the same last bit)
+    return np.asarray(a + (b - a) * t if t < 0.5 else b - (b - a) * (1.0 - t), np.float64)
 
 
 def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
@@ -112,18 +134,22 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
     is from grey, relative to its darkness: any coloured ink scores high (a four-colour
     deck's blue or green too), black ink and paper near 0.
     """
-    f = np.asarray(window, np.float32) / paper
-    b, g, r = cv2.split(f)
+    # plane by plane (numpy divides an image by a colour several times slower); each step
+    # in place: these run a dozen times a frame
+    b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
+               for i, plane in enumerate(cv2.split(np.asarray(window, np.uint8))))
     darkest = cv2.min(cv2.min(b, g), r)
     local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
-    local_paper = cv2.GaussianBlur(local_paper, (0, 0), 4)
-    ink = np.clip(1.0 - darkest / np.maximum(local_paper, 0.05), 0, 1)
-    dark = np.maximum(1.0 - darkest, 0.05)
+    ink = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), 4), 0.05)
+    np.divide(darkest, ink, out=ink)
+    np.clip(np.subtract(1.0, ink, out=ink), 0, 1, out=ink)
+    dark = np.maximum(np.subtract(1.0, darkest), 0.05)
     blue_or_green = cv2.max(b, g)
-    red = np.clip((r - blue_or_green) / dark, -1, 2)
-    chroma = np.clip((cv2.max(blue_or_green, r) - darkest) / dark, 0, 2)
-    return (np.asarray(ink, np.float32), np.asarray(red, np.float32),
-            np.asarray(chroma, np.float32))
+    chroma = np.subtract(cv2.max(blue_or_green, r), darkest)
+    np.clip(np.divide(chroma, dark, out=chroma), 0, 2, out=chroma)
+    red = np.subtract(r, blue_or_green, out=r)
+    np.clip(np.divide(red, dark, out=red), -1, 2, out=red)
+    return ink, red, chroma
 
 
 def _corner_view(a: NDArray[Any], corner: int) -> NDArray[Any]:
