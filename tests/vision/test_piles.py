@@ -75,6 +75,37 @@ def test_a_card_whose_far_side_shows_no_edge_is_guessed_in_a_cards_proportions()
     assert all(quad_iou(quad, card) < 0.8 for _, quad, edged in guesses if edged == 3)
 
 
+def test_a_card_whose_two_far_sides_show_no_edge_is_guessed_by_the_cards_size() -> None:
+    # a card on top of a pile of cards of its white: only the two sides at one corner,
+    # over the table, are edges; the cards found elsewhere tell its size
+    long = 120 * CARD_ASPECT
+    card = np.array([[100, 100], [220, 100], [220, 100 + long], [100, 100 + long]], np.float32)
+    edges = np.zeros((400, 400), np.uint8)
+    cv2.line(edges, (100, 100), (220, 100), 255, 3)
+    cv2.line(edges, (100, 100), (100, round(100 + long)), 255, 3)
+    corner = (np.array([100, 100], np.float32), np.array([1, 0], np.float32),
+              np.array([0, 1], np.float32))
+    assert not [g for g in _cards_at(edges, corner, (118.0, 165.0)) if g[2] == 2]
+    sized = [g for g in _cards_at(edges, corner, (118.0, 165.0), card=120 * long)
+             if g[2] == 2]
+    assert max(quad_iou(quad, card) for _, quad, _ in sized) > 0.97
+    # a card that size cannot lie across: its short side would end before the segment
+    assert len(sized) == 1
+
+
+@pytest.mark.parametrize(("seed", "card"), [(130006, "7C"), (130009, "QS")])
+def test_the_top_card_of_a_pile_of_cards_of_its_white_is_read(seed: int, card: str) -> None:
+    # 7C: its two far sides over cards of its white show no edge (placed by the size of
+    # the cards found); QS: the guess along the frame printed inside it came first, and
+    # the guess along its own sides was taken for another guess at the same card
+    scene = render_scene(with_deck(CONDITIONS["overlap"], "standard"), seed)
+    top = next(t for t in scene.cards if t.card == card)
+    assert top.visible > 0.95
+    named = [d for d in Recognizer("standard").detect(scene.image) if d.card is not None]
+    assert any(d.card == card and quad_iou(d.quad, top.quad) > 0.9 for d in named)
+    assert {d.card for d in named} <= {t.card for t in scene.cards}
+
+
 def test_segments_that_do_not_meet_at_an_end_make_no_corner() -> None:
     # a T: the upright segment stops at the middle of the other
     assert _corners(np.array([[10, 10, 110, 10], [60, 12, 60, 150]], np.float32)) == []
