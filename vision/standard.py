@@ -326,28 +326,29 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
 
 
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                  small: bool) -> Reading | None:
+                  small: bool, small_upright: bool = False) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
-    rank (three or more: the suit of two small pips is not sure), laid out as that
-    rank's (:func:`vision.pips.layout_rank`), of one suit together
-    (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face,
-    and no corner leaning to another rank or suit. On a ``small`` card the corners
-    are not asked: its index is a blot of a few pixels (a nine's read as a 3 surely,
-    spades as clubs), its pips many times larger; they name it where its corners
-    disagree too (not where both corners read one card and the pips another: two
-    readings at odds name nothing)."""
+    rank (two only on a ``small_upright`` card, each named the suit alone and both
+    together, no corner leaning to another suit), laid out as that rank's, of one suit
+    together (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on
+    the face, no corner leaning to another rank or suit. Where both corners must read
+    (``small``) the corners are not asked: a small index is a blot of a few pixels (a
+    nine's read as a 3 surely, spades as clubs), its pips many times larger; they name
+    it where its corners disagree too (not where both read one card and the pips
+    another: readings at odds name nothing)."""
     field = face()
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
-    if not field.alike or field.alike < 3 or field.washed or suit is None or (
+    two = small_upright and field.alike == field.pips == 2 and field.suit == field.pooled_suit
+    if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
             field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    if not small and any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival)
-                                          or (r.suit != suit and r.suit_p >= th.rival))
-                         for r in readings):
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small)
+                            or (r.suit != suit and r.suit_p >= th.rival and (two or not small)))
+           for r in readings):
         return None
     return Reading(rank + suit, th.glyph)
 
@@ -508,10 +509,9 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
-    pips = (partial(_read_by_pips, face, readings, th, both_corners)
+    pips = (partial(_read_by_pips, face, readings, th, both_corners, small)
             if by_pips and not overlapped else lambda: None)
-    suited = partial(_suited_by_pips, face, readings, th) if not overlapped else (
-        lambda: None)
+    suited = partial(_suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
         if corners_washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)

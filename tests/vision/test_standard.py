@@ -455,6 +455,22 @@ def test_pips_of_which_one_is_named_a_suit_are_no_card_of_that_suit(
                      card_px=120) == "6D"
 
 
+def test_two_pips_name_a_small_card_read_upright_only_each_pip_named_its_suit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small two whose index is a blot: its two pips down the middle name it where each
+    # is named the suit alone and both together. Not on a larger card, nor read a quarter
+    # round: a six seen sideways, four of its pips in the corners' squares, showed two
+    two = ((0.5, 0.2), (0.5, 0.8))
+    pair = Field(2, 0, False, "D", alike=2, where=two, pooled_suit="D")
+    assert _named_by(monkeypatch, [], pair, card_px=55) == "2D"
+    assert _named_by(monkeypatch, [], pair, card_px=120) is None
+    assert _named_by(monkeypatch, [], replace(pair, pooled_suit=None), card_px=55) is None
+    assert _named_by(monkeypatch, [], replace(pair, pips=1, others=1), card_px=55) is None
+    # a corner leaning to another suit leaves the pair's suit open
+    hearts = [CornerReading("2", "H", 0.3, 0.8, True, 0)]
+    assert _named_by(monkeypatch, hearts, pair, card_px=55) is None
+
+
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
     # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
     # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
@@ -504,7 +520,7 @@ def _index_wiped(card: np.ndarray) -> np.ndarray:
     return wiped
 
 
-@pytest.mark.parametrize("card", ["3C", "5H", "7S", "8D", "9D", "10C"])
+@pytest.mark.parametrize("card", ["2D", "2S", "3C", "5H", "7S", "8D", "9D", "10C"])
 def test_a_number_card_whose_index_cannot_be_read_is_named_by_its_pip_layout(
         card: str) -> None:
     wiped = _index_wiped(_ours(card))
