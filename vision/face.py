@@ -332,8 +332,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     pixels high look alike, their pips do not). Where ``both_corners`` must read (a
     small card, or one over or under another), the suit its blurred pips make together
     must fit too, and a single pip's (on a larger card alone the index is the clearer).
-    A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's;
-    one blob alone in the middle of a face clear of glare is an ace's, no court's.
+    A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's,
+    and so is a picture beside fewer than half the pips where both corners must read,
+    neither hidden; one blob alone in the middle of a face clear of glare is an ace's,
+    no court's.
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -361,6 +363,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     False
     >>> field_denies("3", Field(1, 0, False, "D", alike=1, where=top))
     True
+    >>> court = Field(1, 1, True)  # a picture and two blobs beside it
+    >>> field_denies("8", court, both_corners=True), field_denies("8", court)
+    (True, False)
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
             field.pips >= 2 or both_corners or (rank == "A" and _an_aces_face(field))):
@@ -399,7 +404,11 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
-        field.picture and field.pips + field.others >= expected + BUSY_FACE)
+        field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
+        # a picture and not half the pips, on a face clear of glare whose two corners
+        # both read (a small court's blotted letters read as an 8, a 10)
+        field.picture and both_corners and not (partly_hidden or field.washed)
+        and expected >= 4 and 2 * (field.pips + field.others) < expected)
 
 
 def laid_out_whole(field: Field) -> bool:

@@ -471,6 +471,19 @@ def test_two_pips_name_a_small_card_read_upright_only_each_pip_named_its_suit(
     assert _named_by(monkeypatch, hearts, pair, card_px=55) is None
 
 
+def test_a_small_courts_picture_denies_a_number_its_blotted_letters_read_as(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small jack of clubs (training design, fresh seed) read "8C" in both corners: its
+    # face shows a picture and two blobs, not half an eight's pips
+    eight = [CornerReading("8", "C", 0.995, 1.0, True, 0),
+             CornerReading("8", "C", 0.978, 0.979, True, 1)]
+    court = Field(1, 1, True, "C")
+    assert _named_by(monkeypatch, eight, court, card_px=55) is None
+    # a larger card needs one corner only: a hand may lie over its pips (and its picture
+    # is no court's), so its face is not asked to show them
+    assert _named_by(monkeypatch, eight, court, card_px=120) == "8C"
+
+
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
     # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
     # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
