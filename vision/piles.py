@@ -189,8 +189,8 @@ def _card_by_card(ranked: list[Quad], budget: int) -> list[Quad]:
 
     >>> a = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
     >>> b = a + 200
-    >>> [int(q[0, 0]) for q in _card_by_card([a, a + 3, a + 6, b], 3)]
-    [0, 200, 3]
+    >>> [int(q[0, 0]) for q in _card_by_card([a, a + 2, a + 4, b], 3)]
+    [0, 200, 2]
     """
     cards: list[list[Quad]] = []
     for quad in ranked:

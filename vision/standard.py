@@ -326,28 +326,28 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
 
 
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                  small: bool, small_upright: bool = False) -> Reading | None:
+                  both_corners: bool, small: bool = False) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
-    rank (two only on a ``small_upright`` card, each named the suit alone and both
+    rank (two only on a ``small`` card read upright, each named the suit alone and both
     together, no corner leaning to another suit), laid out as that rank's, of one suit
     together (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on
-    the face, no corner leaning to another rank or suit. Where both corners must read
-    (``small``) the corners are not asked: a small index is a blot of a few pixels (a
-    nine's read as a 3 surely, spades as clubs), its pips many times larger; they name
-    it where its corners disagree too (not where both read one card and the pips
-    another: readings at odds name nothing)."""
+    the face, no corner leaning to another rank or suit. Where ``both_corners`` must read
+    (a small card) the corners are not asked: its index is a blot (a nine's read as a 3
+    surely, spades as clubs), its pips many times larger; they name it where its corners
+    disagree too (not where both read one card and the pips another)."""
     field = face()
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
-    two = small_upright and field.alike == field.pips == 2 and field.suit == field.pooled_suit
+    two = small and field.alike == field.pips == 2 and field.suit == field.pooled_suit
     if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
             field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small)
-                            or (r.suit != suit and r.suit_p >= th.rival and (two or not small)))
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not both_corners)
+                            or (r.suit != suit and r.suit_p >= th.rival
+                                and (two or not both_corners)))
            for r in readings):
         return None
     return Reading(rank + suit, th.glyph)
