@@ -23,6 +23,7 @@ from vision.detect import (
     portrait,
     quad_iou,
 )
+from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.piles import cards_round
@@ -307,6 +308,8 @@ class Recognizer:
                 # one index corner under a card lying over it, which shows no index there:
                 # the other corner, clear, is the card's own
                 card, score, _ = self._read_quad(image, q, overlapped=False, retry=False)
+            if card is None and reason is not Refusal.TOO_SMALL and not found.overlapped:
+                (card, score, reason), q = self._read_snapped(image, q, (card, score, reason))
             if card is None and self.gallery is not None:
                 for group in self._taught_guesses(image, q, found.alternates):
                     reads = [(self._read_quad(image, guess), guess) for guess in group]
@@ -329,6 +332,24 @@ class Recognizer:
             self._guess_on_pile(image, guess, out)
         return out
 
+    def _read_snapped(self, image: Image, quad: NDArray[np.float32],
+                      first: tuple[str | None, float, Refusal | None],
+                      ) -> tuple[tuple[str | None, float, Refusal | None], NDArray[np.float32]]:
+        """A small card that did not read, read again in its outline moved onto its edges
+        (:mod:`vision.edges`): the reading and outline that named it, else ``first`` and
+        ``quad``. Only small cards: a few pixels off is a tenth of one, and a larger
+        card's printed frame can be the stronger edge."""
+        if short_side(quad) >= SNAP_BELOW_PX:
+            return first, quad
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        snapped = snapped_to_edges(np.asarray(grey, np.uint8), quad)
+        if snapped is None or float(np.abs(snapped - quad).max()) < SNAP_LEAST_MOVE_PX:
+            # (an outline that barely moved is the one read: read again, only the pixels'
+            # noise differs, and a small card's index read once more is read wrong more)
+            return first, quad
+        again = self._read_quad(image, snapped)
+        return (again, snapped) if again[0] is not None else (first, quad)
+
     def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],
                        out: list[Detection]) -> None:
         """A guess at a card on a pile (:mod:`vision.piles`), kept only where it reads: as
@@ -350,6 +371,16 @@ class Recognizer:
             del out[k]
         out.append(Detection(card, quad, score, None))
 
+
+SNAP_BELOW_PX = Thresholds.small_card_px
+"""Short side (image pixels) below which a card that did not read is read again in its
+outline moved onto its edges. Rendered small cards at fresh seeds: 238 -> 253 of 256 of a
+taught published deck, 117 -> 121 of 128 of the published designs, none wrong."""
+
+SNAP_LEAST_MOVE_PX = 1.0
+"""Least move of a corner (image pixels, in x or y) for an outline moved onto its edges
+to be read again. Two small cards whose outlines moved 0.2 px were named wrong (a jack a
+three, a club a spade); four that moved 0.6-0.9 px were named right."""
 
 GUESS_COVERED = 0.03
 """Fraction of a guessed taught card under (or over) a card found, from which it is not
