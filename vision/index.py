@@ -121,7 +121,13 @@ def percentile_of_bytes(values: NDArray[np.uint8], q: float) -> NDArray[np.float
     return np.asarray(a + (b - a) * t if t < 0.5 else b - (b - a) * (1.0 - t), np.float64)
 
 
+PAPER_REACH = 15
+"""Width (canonical pixels) of the max filter that finds the paper round each pixel: wider
+than any stroke of an ordinary index."""
+
+
 def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
+                       reach: int = PAPER_REACH,
                        ) -> tuple[Ink, NDArray[np.float32], NDArray[np.float32]]:
     """How much ink covers each pixel of a part of a card, 0 (paper) to about 1, how red
     that ink is, and how coloured, from one white balance of the part.
@@ -139,8 +145,8 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
     b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
                for i, plane in enumerate(cv2.split(np.asarray(window, np.uint8))))
     darkest = cv2.min(cv2.min(b, g), r)
-    local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15)))
-    ink = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), 4), 0.05)
+    local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    ink = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), reach * 4 / PAPER_REACH), 0.05)
     np.divide(darkest, ink, out=ink)
     np.clip(np.subtract(1.0, ink, out=ink), 0, 1, out=ink)
     dark = np.maximum(np.subtract(1.0, darkest), 0.05)
@@ -295,6 +301,11 @@ ACROSS_BAND = 0.3
 """The band along a card's top end (fraction of its height) where a deck that prints its
 rank and suit side by side across the top puts them."""
 
+ACROSS_PAPER_REACH = 31
+"""The paper's reach (see :data:`PAPER_REACH`) for an index across the top: such decks
+print it large, and a solid suit wider than the usual reach came out as its rim alone (a
+diamond of aisleriot-tango-nuevo, 50 px wide, read as no suit)."""
+
 ACROSS_CORNER = 0.12
 """How far from the card's side and top end (fractions of its width and height) the rank
 of an index across the top starts."""
@@ -308,7 +319,7 @@ def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
     the rank is in (1: the card upside down)."""
     h, w = card.shape[:2]
     band = np.ascontiguousarray(_corner_view(card, corner)[: round(ACROSS_BAND * h)])
-    ink, red, chroma = ink_red_and_chroma(band, paper)
+    ink, red, chroma = ink_red_and_chroma(band, paper, ACROSS_PAPER_REACH)
     ink[:MARGIN] = 0
     ink[:, :MARGIN] = 0
     ink[:, -MARGIN:] = 0
@@ -322,7 +333,8 @@ def candidates_across(card: Image, paper: NDArray[np.float32], corner: int,
         if not 0.035 * h <= b.h <= 0.26 * h or b.x > ACROSS_CORNER * w or (
                 b.y > ACROSS_CORNER * h):
             continue  # no rank in the corner (a stroke of a court picture further in)
-        for ids, box in _ranks_from(i, b, left):
+        # (a "10"'s second digit may reach past the corner's window)
+        for ids, box in _ranks_from(i, b, comps):
             middle = box.y + box.h / 2
             for j, c in comps:
                 if c.x < box.x1 or abs(c.y + c.h / 2 - middle) > 0.5 * box.h or not (

@@ -706,6 +706,12 @@ def test_a_deck_that_prints_its_rank_and_suit_across_the_top_is_read() -> None:
         assert identify_standard(np.ascontiguousarray(face[::-1, ::-1]), card_px=150).card == card
     # its rank hidden, the suit alone names nothing; and a card whose two corners must
     # read (over or under another) is not named from one index
+    # its suits are large and solid (a diamond 50 px wide on the canonical card): the
+    # paper is looked for wider round them, or a diamond is its rim alone; and a "10"'s
+    # second digit reaches past the corner's window
+    for card in ("6D", "AD", "QD", "10H", "10S", "10D"):
+        assert identify_standard(_seen("aisleriot-tango-nuevo", card, width=150),
+                                 card_px=150).card == card
     five = _seen("aisleriot-tango-nuevo", "5H", width=150)
     hidden = five.copy()
     hidden[:90, :80] = five[100, 100]
