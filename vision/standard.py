@@ -49,8 +49,7 @@ from vision.glyphs import (
     PRINTED_RANKS,
     RANK_OF_LETTER,
     SUITS,
-    TE_READ_AS,
-    cyrillic_te,
+    cyrillic_rank,
     features_of,
     lobed_like_a_club,
     shipped_model,
@@ -186,8 +185,9 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
         rank, suit = RANK_OF_LETTER.get(PRINTED_RANKS[ri], PRINTED_RANKS[ri]), SUITS[si]
         rank_sure = float(rank_p[i, ri])
-        if rank in TE_READ_AS and cyrillic_te(cand.rank):  # a Russian ace: leans, names none
-            rank, rank_sure = "A", min(rank_sure, th.leaning)
+        russian = cyrillic_rank(rank, cand.rank)  # a Te or a De: leans, names none
+        if russian is not None:
+            rank, rank_sure = russian, min(rank_sure, th.leaning)
         # (a round-lobed club the classifier takes for a spade reads no suit)
         sure = 0.0 if suit == "S" and lobed_like_a_club(cand.suit) else float(suit_p[i, si])
         red, black = cand.redness >= th.red, cand.redness <= th.black

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.glyphs as glyphs
 import vision.pipeline as pipeline
 import vision.standard as standard
 from tests.vision.scripted import detector_finds
@@ -1020,7 +1021,7 @@ def test_an_aces_face_denies_a_court_its_index_was_read_as(
     # a Russian ace prints a Cyrillic Te (Tuz), a letter the classifier has no class for:
     # it reads as a J. Where its shape were not seen (below), the face is the guard: one
     # pip alone in the middle of the face is an ace's, never a court's
-    monkeypatch.setattr(standard, "cyrillic_te", lambda glyph: False)
+    monkeypatch.setattr(glyphs, "cyrillic_te", lambda glyph: False)
     seen = _seen("aisleriot-atlasnye-cyrillic", card, width, blur)
     assert standard.read_corners(seen)[0][0].rank == "J"
     assert identify_standard(seen, card_px=width).card is None
@@ -1042,6 +1043,30 @@ def test_a_cyrillic_te_is_read_as_no_jack(card: str) -> None:
             assert not any(r.rank == "J" and r.rank_p >= 0.01 for r in readings)
             assert any(r.rank == "A" and r.rank_p == Thresholds.leaning for r in readings)
             assert identify_standard(seen, card_px=width).card in (None, card), (design, width)
+
+
+@pytest.mark.skipif(not CYRILLIC, reason="aisleriot's Cyrillic themes are not installed")
+@pytest.mark.parametrize("card", ["QS", "QH", "QC"])
+def test_a_cyrillic_de_is_read_as_no_king_jack_or_ace(card: str) -> None:
+    # a Russian queen's De (dama) is a letter the classifier has no class for: it takes it
+    # for a K (slavic-costumes) or a J (atlasnye-cyrillic, surely, in both corners), and
+    # the queen's picture backs either. Its shape says it is none of them
+    for design in CYRILLIC:
+        for width in (200, 150):
+            seen = _seen(design, card, width)
+            named = identify_standard(seen, card_px=width).card
+            assert named in (None, card), (design, width, named)
+
+
+@needs_designs
+def test_no_latin_king_jack_or_ace_is_taken_for_a_cyrillic_de() -> None:
+    lost = []
+    for design in sorted(INSTALLED - set(CYRILLIC)):
+        for card in ("KS", "JH", "AS", "AD"):
+            for width in (200, 110):
+                _, looked = standard.read_corners(_seen(design, card, width))
+                lost += [(design, card, width) for c in looked if glyphs.cyrillic_de(c.rank)]
+    assert lost == []
 
 
 @pytest.mark.skipif("aisleriot-slavic-costumes" not in INSTALLED,
