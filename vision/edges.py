@@ -6,8 +6,9 @@ carves out of the card, the card's shadow taken in. On a card 50 px wide, 3-5 px
 a tenth of the card: the index is cut or the table taken in, and a taught card no longer
 lines up with its reference. :func:`snapped_to_edges` moves each side, within reach, to
 where the brightness changes most across it, alike along its length: the card's edge.
-(A printed frame near the edge can be as strong an edge: it is offered where an outline
-did not read, not in place of one that did.)
+(A printed frame near the edge can be as strong an edge: a side never moves in across
+the card's paper to reach one, and the outline is offered where one did not read, not in
+place of one that did.)
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def _meet(p: NDArray[np.float64], d: NDArray[np.float64], q: NDArray[np.float64]
 def snapped_to_edges(grey: Image, quad: Quad, reach: float = REACH) -> Quad | None:
     """``quad`` (four corners, in order round the card) with each side moved to the
     strongest straight edge within ``reach`` of it, corners in the same order; ``None``
-    where the card lies too near the frame's border to look round it.
+    where the card lies too near the frame's border to look round it, or where a side
+    would move in across the card's paper (onto print: :data:`PAPER_MARGIN`).
 
     >>> table = np.full((120, 120), 90, np.uint8)
     >>> table[20:100, 30:86] = 235  # a card 56 x 80 px
@@ -87,6 +89,8 @@ def snapped_to_edges(grey: Image, quad: Quad, reach: float = REACH) -> Quad | No
     q = np.asarray(quad, np.float64)
     sides = np.roll(q, -1, axis=0) - q
     short = float(np.linalg.norm(sides, axis=1).min())
+    if not short >= 2.0:  # (a side of no length: no line to move; NaN corners too)
+        return None
     r = max(LEAST_REACH_PX, reach * short)
     x0, y0 = np.floor(q.min(axis=0) - r - 2).astype(int)
     x1, y1 = np.ceil(q.max(axis=0) + r + 2).astype(int)
@@ -127,7 +131,7 @@ def snapped_to_edges(grey: Image, quad: Quad, reach: float = REACH) -> Quad | No
     corners = []
     for k in range(4):
         corner = _meet(*lines[k - 1], *lines[k])
-        if corner is None or float(np.linalg.norm(corner - q[k])) > 2 * r:
+        if corner is None or not float(np.linalg.norm(corner - q[k])) <= 2 * r:
             return None
         corners.append(corner)
     return np.asarray(corners, np.float32)
