@@ -247,13 +247,16 @@ class Recognizer:
     def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
                     ) -> Reading | None:
         """An overlapped card read again larger, then with one side at a time pushed
-        outwards (both corners must then agree, as for any overlapped card)."""
+        outwards (both corners must then agree, as for any overlapped card), never a
+        quarter round: a pushed side is a guess already (read turned, a nine's index and
+        a seven's pips under such an outline named a king of diamonds not on the table)."""
         tries = [grown(quad, SIDE_PUSHES[0])] + [
             pushed(quad, which, amount) for amount in SIDE_PUSHES for which in range(4)]
         for moved in tries:
             if not inside(moved, image):
                 continue
-            again = identify_standard(dewarp(image, moved), card_px=side, overlapped=True)
+            again = identify_standard(dewarp(image, moved), card_px=side, overlapped=True,
+                                      may_turn=False)
             if again.card is not None:
                 return again
         return None

@@ -320,6 +320,17 @@ def test_an_outline_with_a_side_across_paper_names_no_other_card() -> None:
             assert quad_iou(d.quad, truth.quad) > 0.6, d.card
 
 
+@pytest.mark.skipif(not bench_designs(), reason="no published deck design installed "
+                    "(scripts/ensure-card-designs.sh)")
+def test_an_overlapped_card_pushed_out_is_not_also_read_a_quarter_round() -> None:
+    # an outline on a pile whose corners read no index, read again with a side pushed out
+    # (its index may have been cut): read a quarter round as well, the nine of diamonds'
+    # index and the seven's pips under it named a king of diamonds, a card not on the table
+    scene = render_scene(conditions_for(PUBLISHED, "overlap"), 37004)
+    named = {d.card for d in Recognizer("standard").detect(scene.image)} - {None}
+    assert named <= {t.card for t in scene.cards}
+
+
 def test_a_card_foreshortened_to_a_square_is_read_and_a_square_tile_is_no_card() -> None:
     # a camera tilted steeply makes a card's long sides as short as its short ones: the
     # outline is square, and kept because it reads; a blank square tile reads nothing
