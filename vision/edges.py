@@ -17,8 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
-Quad = NDArray[np.float32]
+from vision.detect import Image, Quad
 
 REACH = 0.12
 """How far (in short sides of the card) a side may move either way. Outlines of small
@@ -71,8 +70,9 @@ def _meet(p: NDArray[np.float64], d: NDArray[np.float64], q: NDArray[np.float64]
     return np.asarray(p + t[0] * d, np.float64)
 
 
-def snapped_to_edges(grey: Image, quad: Quad, reach: float = REACH) -> Quad | None:
-    """``quad`` (four corners, in order round the card) with each side moved to the
+def snapped_to_edges(image: Image, quad: Quad, reach: float = REACH) -> Quad | None:
+    """``quad`` (four corners, in order round the card, in a BGR or grey ``image``) with
+    each side moved to the
     strongest straight edge within ``reach`` of it, corners in the same order; ``None``
     where the card lies too near the frame's border to look round it, or where a side
     would move in across the card's paper (onto print: :data:`PAPER_MARGIN`).
@@ -94,9 +94,12 @@ def snapped_to_edges(grey: Image, quad: Quad, reach: float = REACH) -> Quad | No
     r = max(LEAST_REACH_PX, reach * short)
     x0, y0 = np.floor(q.min(axis=0) - r - 2).astype(int)
     x1, y1 = np.ceil(q.max(axis=0) + r + 2).astype(int)
-    if x0 < 0 or y0 < 0 or x1 >= grey.shape[1] or y1 >= grey.shape[0]:
+    if x0 < 0 or y0 < 0 or x1 >= image.shape[1] or y1 >= image.shape[0]:
         return None
-    roi = np.asarray(grey[y0:y1 + 1, x0:x1 + 1], np.float32)
+    # (only the part round the card made grey: this runs per unread card, not per frame)
+    part = image[y0:y1 + 1, x0:x1 + 1]
+    roi = np.asarray(part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY),
+                     np.float32)
     gx, gy = (cv2.Sobel(roi, cv2.CV_32F, dx, 1 - dx, ksize=3) for dx in (1, 0))
     offsets = np.arange(-r, r + 1e-6, STEP_PX)
     inside = np.zeros(roi.shape, np.uint8)

@@ -244,10 +244,12 @@ def _de_alone(ink: NDArray[np.bool_]) -> bool:
             or not feet[:, -side:].any() or feet[:, side:w - side].any()):
         return False
     top = np.flatnonzero(ink[:max(1, round(0.1 * h))].any(axis=0))
-    body = [r for r in ink[round(0.3 * h):bar[0]] if r.any()]
-    walls = [r for r in body if not r[np.flatnonzero(r)[0]:np.flatnonzero(r)[-1] + 1].all()]
-    return bool((top[-1] - top[0] + 1) >= DE_TOP * w and body
-                and len(walls) >= DE_WALLS * len(body))
+    # each row of the body: its ink from first to last column, paper in between or not
+    spans = [r[cols[0]:cols[-1] + 1] for r in ink[round(0.3 * h):bar[0]]
+             if len(cols := np.flatnonzero(r))]
+    walls = sum(1 for span in spans if not span.all())
+    return bool((top[-1] - top[0] + 1) >= DE_TOP * w and spans
+                and walls >= DE_WALLS * len(spans))
 
 
 DE_BAR, DE_TOP, DE_WALLS = 0.85, 0.45, 0.6

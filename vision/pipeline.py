@@ -344,8 +344,7 @@ class Recognizer:
         card's printed frame can be the stronger edge."""
         if short_side(quad) >= SNAP_BELOW_PX:
             return first, quad
-        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        snapped = snapped_to_edges(np.asarray(grey, np.uint8), quad)
+        snapped = snapped_to_edges(image, quad)
         if snapped is None or float(np.abs(snapped - quad).max()) < SNAP_LEAST_MOVE_PX:
             # (an outline that barely moved is the one read: read again, only the pixels'
             # noise differs, and a small card's index read once more is read wrong more)

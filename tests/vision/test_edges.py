@@ -6,17 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_detect import _card_quad
 from vision.card_faces import render_card
-from vision.detect import order_clockwise, quad_iou
+from vision.detect import quad_iou
 from vision.edges import REACH, snapped_to_edges
 from vision.enrolled import Gallery
 from vision.pipeline import Recognizer, pushed
 from vision.refusal import Refusal
-
-
-def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
-    box = cv2.boxPoints((centre, (width, width * 88 / 63), angle))
-    return order_clockwise(np.asarray(box, np.float32))
 
 
 def _on_table(face: np.ndarray, quad: np.ndarray, seed: int = 0) -> np.ndarray:
