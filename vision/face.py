@@ -9,7 +9,7 @@ blurred card whose index is a few pixels may be named from them alone
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -19,9 +19,7 @@ from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
 from vision.index import ink_red_and_chroma, paper_colour
 from vision.pips import hidden_within, layout_rank, pooled_suit
-
-if TYPE_CHECKING:
-    from vision.standard import Thresholds
+from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
 
@@ -139,15 +137,24 @@ def _surer_way_up(upright: NDArray[np.float32], turned: NDArray[np.float32],
     return np.asarray(np.where(better[:, None], turned, upright), np.float32)
 
 
-def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Field:
-    """Count the pips of a canonical card, and see whether anything else is printed there.
+class Blobs(NamedTuple):
+    """The blobs of ink on a card's face, at half the canonical size, before any is named."""
 
-    Every blob of ink whose centre is away from the four corners is shown to the index
-    classifier, either way up (most decks turn the lower half's): one that it calls a suit
-    is a pip. Nothing about where a design places its pips is assumed. Blobs that touch the
-    card's edge (the table beyond a dewarp a little too large) and thin frames round the
-    pips are left out.
-    """
+    ink: NDArray[np.float32]
+    size: tuple[int, int]  # width, height
+    corner_reach: tuple[float, float]  # how far the index reaches from each corner
+    patches: list[tuple[NDArray[np.float32], int]]  # each blob's ink alone, and its area
+    centres: list[tuple[float, float]]  # fractions of the card's width and height
+    redness: list[float]
+    chromas: list[float]
+    picture: bool
+    washed: bool
+    alike: int | None
+
+
+def blobs_of(card: Image, th: Thresholds, index: tuple[int, int] | None = None) -> Blobs:
+    """Every blob of ink on a canonical card whose centre is away from the four corners
+    (``index``: how far the index reaches from each; see :func:`read_field`)."""
     # pips are large: half the canonical resolution sees them, at a quarter of the cost
     card = np.asarray(cv2.resize(card, (card.shape[1] // 2, card.shape[0] // 2),
                                  interpolation=cv2.INTER_AREA), np.uint8)
@@ -185,27 +192,48 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
         centres.append((float(centroids[i, 0]) / w, float(centroids[i, 1]) / h))
         redness.append(float(mean_red[i]))
         chromas.append(float(mean_chroma[i]))
-    if not blobs:
-        return Field(0, 0, picture, None, washed)
-    alike = len(blobs) if not picture and len(blobs) <= 10 and _alike(blobs) else None
-    # (a pip may be printed either way up: most decks turn those of the lower half)
-    patches = [p for p, _ in blobs]
+    alike = (len(blobs) if blobs and not picture and len(blobs) <= 10 and _alike(blobs)
+             else None)
+    return Blobs(ink, (w, h), (cw, chh), blobs, centres, redness, chromas, picture, washed,
+                  alike)
+
+
+def _named(blobs: Blobs, th: Thresholds) -> NDArray[np.float32]:
+    """Each blob's class probabilities from the index classifier, the way up it is surer
+    of (a pip may be printed either way up: most decks turn those of the lower half)."""
+    patches = [p for p, _ in blobs.patches]
     either = shipped_model().predict(features_of(patches + [p[::-1, ::-1] for p in patches]))
-    probs = _surer_way_up(either[:len(patches)], either[len(patches):],
-                          np.asarray(redness), np.asarray(chromas), th)
+    return _surer_way_up(either[:len(patches)], either[len(patches):],
+                         np.asarray(blobs.redness), np.asarray(blobs.chromas), th)
+
+
+def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None,
+               blobs: Blobs | None = None) -> Field:
+    """Count the pips of a canonical card, and see whether anything else is printed there.
+
+    Every blob of ink whose centre is away from the four corners is shown to the index
+    classifier, either way up (most decks turn the lower half's): one that it calls a suit
+    is a pip. Nothing about where a design places its pips is assumed. Blobs that touch the
+    card's edge (the table beyond a dewarp a little too large) and thin frames round the
+    pips are left out. ``blobs``: the face's :func:`blobs_of`, where already found.
+    """
+    found = blobs if blobs is not None else blobs_of(card, th, index)
+    patches, centres, redness, picture, washed, alike = (
+        found.patches, found.centres, found.redness, found.picture, found.washed, found.alike)
+    (w, h), (cw, chh) = found.size, found.corner_reach
+    if not patches:
+        return Field(0, 0, picture, None, washed)
+    probs = _named(found, th)
     suit_p = probs[:, SUIT_COLS].sum(axis=1)
-    pip_areas = [float(a) for (_, a), p in zip(blobs, suit_p, strict=True) if p >= 0.5]
+    pip_areas = [float(a) for (_, a), p in zip(patches, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
     pips = int((suit_p >= 0.5).sum())
     # a pip's suit counts where its shape fits its colour (red hearts and diamonds):
     # the classifier knows index glyphs better than large, blurred pips, and takes some
     # decks' round-lobed clubs for spades (such a pip, either way up, is a club)
     suits = np.array(probs[:, SUIT_COLS])
-    spade, club = SUITS.index("S"), SUITS.index("C")
-    for row, (patch, _) in zip(suits, blobs, strict=True):
-        if int(np.argmax(row)) == spade and (
-                lobed_like_a_club(patch) or lobed_like_a_club(patch[::-1, ::-1])):
-            row[club], row[spade] = row[club] + row[spade], 0.0
+    for row, (patch, _) in zip(suits, patches, strict=True):
+        _club_not_spade(row, patch)
     shapes = [SUITS[int(np.argmax(row))] for row, p in zip(suits, suit_p, strict=True)
               if p >= 0.5]
     colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
@@ -214,19 +242,56 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     common = max(set(shapes), key=shapes.count) if shapes else None
     suit = (common if common is not None and shapes.count(common) >= 0.8 * pips
             else None)
-    others = sum(1 for p, (_, a) in zip(suit_p, blobs, strict=True)
+    others = sum(1 for p, (_, a) in zip(suit_p, patches, strict=True)
                  if p < 0.5 and a >= 0.5 * pip_area)
     big_other = any(p < 0.5 and a >= th.picture_blob * h * w
-                    for p, (_, a) in zip(suit_p, blobs, strict=True))
+                    for p, (_, a) in zip(suit_p, patches, strict=True))
     both = min(sum(r >= th.red for r in redness), sum(r <= th.black for r in redness))
     if not washed and pip_area > 0 and not (picture or big_other) and (
             not alike or layout_rank(centres) is None):
         # (pips laid out as a whole rank's are all there: a faint blob is something else)
-        washed = _faded_pip(ink, (w, h), (cw, chh), pip_area, th)
+        washed = _faded_pip(found.ink, (w, h), (cw, chh), pip_area, th)
     return Field(pips, others, picture or big_other, suit, washed, alike,
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
                              th.pooled_suit) if alike else None, both >= TWO_FACES)
+
+
+def _club_not_spade(suits: NDArray[np.float32], patch: NDArray[np.float32]) -> None:
+    """A blob's suit probabilities (:data:`vision.glyphs.SUITS` order) with a spade moved to
+    the clubs where the blob, either way up, has a round-lobed club's notches."""
+    spade, club = SUITS.index("S"), SUITS.index("C")
+    if int(np.argmax(suits)) == spade and (
+            lobed_like_a_club(patch) or lobed_like_a_club(patch[::-1, ::-1])):
+        suits[club], suits[spade] = suits[club] + suits[spade], 0.0
+
+
+def shows_plainly(found: Blobs, th: Thresholds, rank: str, suit: str) -> bool:
+    """Whether a number card's face (``found``: its :func:`blobs_of`) plainly shows
+    ``rank`` of ``suit``, for half what :func:`read_field` costs: as many blobs as the
+    rank, alike in size and shape, laid out as its pips are (an ace's one in the middle),
+    each of the suit's colour, clear of glare; and the largest, named either way up, the
+    suit. Where it does, nothing on the face would deny the card (:func:`field_denies`);
+    where it does not, the face may still fit: read it whole. A court's face is never
+    plain (its picture may hold pips)."""
+    if rank in COURTS:
+        return False
+    if found.washed or found.alike is None or rank != (
+            "A" if found.alike == 1 else str(found.alike)):
+        return False
+    laid_out = layout_rank(found.centres) == rank or (rank == "A" and all(
+        abs(v - 0.5) < ACE_MIDDLE for v in found.centres[0]))
+    if not laid_out:
+        return False
+    red = suit in RED_SUITS
+    if any((r >= th.red) != red or th.black < r < th.red for r in found.redness):
+        return False
+    largest = max(range(len(found.patches)), key=lambda i: found.patches[i][1])
+    one = found._replace(patches=[found.patches[largest]], redness=[found.redness[largest]],
+                         chromas=[found.chromas[largest]])
+    suits = np.array(_named(one, th)[0, SUIT_COLS])
+    _club_not_spade(suits, one.patches[0][0])
+    return bool(SUITS[int(np.argmax(suits))] == suit and float(suits.sum()) >= 0.5)
 
 
 def _clipped_by_glare(card: Image, ink: NDArray[np.float32], th: Thresholds) -> bool:

@@ -28,9 +28,11 @@ from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
+from vision.readings import Reading
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
-from vision.standard import Reading, Thresholds, identify_standard
+from vision.standard import identify_standard
+from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
 

@@ -24,7 +24,7 @@ none.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache, partial
 from typing import NamedTuple
 
@@ -36,13 +36,16 @@ from vision.detect import quarter_turned
 from vision.face import (
     COURTS,
     SUIT_COLS,
+    Blobs,
     Field,
+    blobs_of,
     corners_washed_out,
     counted_rank,
     face_shows,
     field_denies,
     laid_out_whole,
     read_field,
+    shows_plainly,
 )
 from vision.glyphs import (
     CLASSES,
@@ -56,6 +59,7 @@ from vision.glyphs import (
 )
 from vision.index import (
     LEVELS,
+    MARGIN,
     Candidate,
     CornerInk,
     candidates_across,
@@ -66,7 +70,9 @@ from vision.index import (
     paper_colour,
 )
 from vision.pips import layout_rank
+from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
+from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
 
@@ -85,86 +91,6 @@ of the picture): that corner is no index, and its rank overrules nothing."""
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
 the other way up shows them at the same places)."""
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """How sure the reader must be (probabilities of the index classifier)."""
-
-    glyph: float = 0.6
-    """Least probability of a rank, and of a suit, for a corner to count as read."""
-    agreeing_glyph: float = 0.4
-    """Least probability of the glyphs of each of two corners that name the same card."""
-    single_corner: float = 0.9
-    """Least probability of both glyphs when only one corner is read."""
-    least_pip: float = 0.0015
-    """Least area of a pip, as a fraction of the card's (smaller blobs are specks)."""
-    washed_fraction: float = 0.02
-    """Fraction of a card clipped white at which its field counts as washed out by glare."""
-    picture_blob: float = 0.012
-    """A blob that is no suit and at least this large (fraction of the card) is a picture."""
-    field_settled_rank: float = 0.5
-    """Least rank probability of the corner that cleanly counted pips agree with."""
-    field_settled_court: float = 0.4
-    """Least rank probability of both corners for a court card its picture confirms."""
-    small_card_px: float = 90.0
-    """Cards narrower than this in the camera image must read alike in both corners."""
-    settled: float = 0.95
-    """A corner read this surely at the first ink level is not cut again at the others."""
-    rival: float = 0.5
-    """A corner whose other candidates read another card at this fraction of the best
-    one's probability is unclear."""
-    leaning: float = 0.3
-    """Probability at which a corner that is not read leans to a card, rank or suit of
-    its own (enough to stop the other corner being taken alone)."""
-    court_rival: float = 0.2
-    """Rank probability at which a small court's unread corner leans to another rank, so
-    that its picture no longer backs the one corner read (a blotted K is read as a J)."""
-    pooled_suit: float = 0.3
-    """Least mean suit probability of a card's blurred pips taken together
-    (:func:`vision.pips.pooled_suit`)."""
-    red: float = 0.2
-    """Redness of the index ink above which it is red (see
-    :func:`vision.index.ink_red_and_chroma`)."""
-    black: float = 0.1
-    """Redness below which it is black; between the two the colour is unclear."""
-    coloured: float = 0.45
-    """Chroma (:func:`vision.index.ink_red_and_chroma`) of ink that is neither red nor black: a
-    four-colour deck's diamonds or clubs."""
-    glare_fraction: float = 0.12
-    """Fraction of a corner's pixels washed out (every channel at 250 or more) at which an
-    unread corner is put down to glare."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    card: str | None
-    score: float
-    """How sure: the weaker of the rank and suit probabilities (0 when unknown)."""
-    reason: Refusal | None = None
-    """Why ``card`` is ``None`` (``None`` when it was named)."""
-
-
-@dataclass(frozen=True)
-class CornerReading:
-    """The best reading of one corner."""
-
-    rank: str  # the project's rank: A 2 .. 10 J Q K
-    suit: str
-    rank_p: float
-    suit_p: float
-    colour_ok: bool
-    corner: int
-    extent: tuple[int, int] = (0, 0)
-    """How far the index reaches from its corner (pixels right, pixels down)."""
-
-    @property
-    def card(self) -> str:
-        return self.rank + self.suit
-
-    @property
-    def p(self) -> float:
-        return min(self.rank_p, self.suit_p)
 
 
 _RANK_COLS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
@@ -196,7 +122,8 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         colour_ok = (red and suit in RED_SUITS) or (black and suit not in RED_SUITS) or (
             coloured and suit in FOUR_COLOUR_SUITS)
         out.append(CornerReading(rank, suit, rank_sure, sure, colour_ok, cand.corner,
-                                 (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1)))
+                                 (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
+                                 min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x)))
     return out
 
 
@@ -487,17 +414,25 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     return turned if turned.card is not None else upright
 
 
+
+
 class _Looks(NamedTuple):
     """The looks at one card, each made the first time it is asked for only (the readings
     and checks of one card share them): :func:`read_corners` by its keyword flags,
-    :func:`read_field` by how far the index reaches."""
+    :func:`vision.face.blobs_of` and :func:`read_field` by how far the index reaches."""
 
     corners: Callable[..., tuple[list[CornerReading], list[Candidate]]]
     fields: Callable[[tuple[int, int] | None], Field]
+    blobs: Callable[[tuple[int, int] | None], Blobs]
 
 
 def _looks_of(card: Image, th: Thresholds) -> _Looks:
-    return _Looks(cache(partial(read_corners, card, th)), cache(partial(read_field, card, th)))
+    blobs = cache(partial(blobs_of, card, th))
+
+    def fields(index: tuple[int, int] | None) -> Field:
+        return read_field(card, th, index, blobs(index))
+
+    return _Looks(cache(partial(read_corners, card, th)), cache(fields), blobs)
 
 
 def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
@@ -566,11 +501,29 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return settle() or Reading(None, 0.0, reason)
-    if field_denies(read[0].rank, fields(_reach(read)),
-                    partly_hidden=len(read) == 1, suit=read[0].suit,
-                    both_corners=both_corners):
+    # (a face that plainly shows the card two sure corners read could deny nothing)
+    plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
+        looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
+    if not plain and field_denies(read[0].rank, fields(_reach(read)),
+                                  partly_hidden=len(read) == 1, suit=read[0].suit,
+                                  both_corners=both_corners):
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
+
+
+INDEX_INSET = MARGIN + 2
+"""Least distance (canonical pixels) of both corners' glyphs from the card's edges for
+their reading to be beyond doubt (:func:`_beyond_doubt`). An outline a few pixels inside
+a card cuts each corner's index alike: an 8 so cut read as a 3 in both, surely, its
+glyphs at the blank margin; glyphs of cards read right lay mostly 6-13 px in."""
+
+
+def _beyond_doubt(read: list[CornerReading], th: Thresholds) -> bool:
+    """Whether two corners read one card so surely, each clear of the card's edges, that a
+    face plainly showing that card (:func:`vision.face.shows_plainly`) need not be read
+    whole: its blobs named one by one cost half the card's reading."""
+    return len(read) == 2 and len({r.card for r in read}) == 1 and all(
+        r.p >= th.face_unasked and r.inset >= INDEX_INSET for r in read)
 
 
 def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,

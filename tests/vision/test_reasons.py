@@ -14,8 +14,8 @@ from vision.cli import main
 from vision.detect import FoundCard, portrait
 from vision.enrolled import Gallery, Match
 from vision.pipeline import MIN_SIDE_PX, Recognizer, short_side
+from vision.readings import Reading
 from vision.refusal import Refusal
-from vision.standard import Reading
 
 
 def _quad(x: float, y: float, w: float) -> np.ndarray:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.face as face
 import vision.glyphs as glyphs
 import vision.pipeline as pipeline
 import vision.standard as standard
@@ -37,12 +38,10 @@ from vision.index import (
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
+from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
 from vision.standard import (
-    CornerReading,
-    Reading,
-    Thresholds,
     _best,
     _named_overlaid,
     _one_corner_backed,
@@ -50,6 +49,7 @@ from vision.standard import (
     _suited_by_pips,
     identify_standard,
 )
+from vision.thresholds import Thresholds
 
 INSTALLED = {d.name for d in published_designs()}
 HELD_OUT = [d for d in BENCH_DESIGNS if d in INSTALLED]
@@ -363,6 +363,46 @@ def test_an_index_that_runs_into_the_court_picture_is_cut_off() -> None:
     # at every ink level until it is cut at the index's edge
     for card in ("JS", "KS", "JH", "QH", "KH", "JD", "QD"):
         assert identify_standard(_seen("aisleriot-tigullio", card)).card == card
+
+
+@pytest.mark.skipif("aisleriot-tigullio" not in INSTALLED,
+                    reason="aisleriot-tigullio is not installed (scripts/ensure-card-designs.sh)")
+def test_a_face_is_read_whole_only_where_it_does_not_plainly_show_the_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    wholly: list[str] = []  # the faces read whole (their blobs named one by one)
+
+    def read_field_noted(card: np.ndarray, th: Thresholds,
+                         index: tuple[int, int] | None = None,
+                         blobs: face.Blobs | None = None) -> Field:
+        wholly.append("face")
+        return read_field(card, th, index, blobs)
+
+    monkeypatch.setattr(standard, "read_field", read_field_noted)
+    # both corners read the card surely, clear of its edges, and its face plainly shows
+    # eight hearts laid out as an eight's: not read whole
+    eight = _seen("aisleriot-tigullio", "8H")
+    assert identify_standard(eight).card == "8H"
+    assert not wholly
+    # an outline 12 px inside each long side cuts both indices alike: both read JH surely,
+    # their glyphs at the card's edge; the face, read whole, denies it
+    cut = np.asarray(cv2.resize(np.ascontiguousarray(eight[:, 12:CARD_W - 12]),
+                                (CARD_W, CARD_H)), np.uint8)
+    corners, _ = standard.read_corners(cut, Thresholds())
+    assert {r.card for r in corners} == {"JH"} and min(r.p for r in corners) > 0.9
+    assert not standard._beyond_doubt(corners, Thresholds())
+    reading = identify_standard(cut)
+    assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
+    assert wholly
+    # a seven of spades' index over a seven of clubs' pips: the corners are sure and clear
+    # of the edges, the pips laid out as a seven's, but the largest, named, is a club
+    clubs, spades = _ours("7C"), _ours("7S")
+    mixed = clubs.copy()
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    mixed[:h, :w], mixed[-h:, -w:] = spades[:h, :w], spades[-h:, -w:]
+    corners, _ = standard.read_corners(mixed, Thresholds())
+    assert standard._beyond_doubt(corners, Thresholds())
+    assert not face.shows_plainly(face.blobs_of(mixed, Thresholds()), Thresholds(), "7", "S")
+    assert face.shows_plainly(face.blobs_of(spades, Thresholds()), Thresholds(), "7", "S")
 
 
 def test_pips_washed_out_by_glare_leave_the_corners_to_decide() -> None:
@@ -755,14 +795,15 @@ def test_a_faint_reading_of_a_number_card_may_take_its_suit_from_its_pips(
     for pips, named in ((Field(9, 0, False, washed=True, alike=9, pooled_suit="H"), "9H"),
                         (Field(8, 0, False, alike=8, pooled_suit="H"), None),  # an eight's
                         (Field(9, 0, False, alike=9, pooled_suit="D"), None)):  # diamonds
-        monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, f=pips: f)
+        monkeypatch.setattr(standard, "read_field",
+                            lambda card, th, index=None, blobs=None, f=pips: f)
         assert identify_standard(card, card_px=100).card == named
         # over or under another card, the pips may be the other card's
         assert identify_standard(card, card_px=100, overlapped=True).card is None
     # a card the faint cut named by its pips alone, its corners reading nothing there:
     # its pips do not second themselves
     faint = usual
-    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: Field(
+    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, blobs=None: Field(
         9, 0, False, alike=9, pooled_suit="H"))
     assert identify_standard(card, card_px=100).card is None
 
@@ -782,7 +823,7 @@ def _named_by(monkeypatch: pytest.MonkeyPatch, readings: list[CornerReading], fi
     card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
         readings if seen is card else [], []))
-    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None: field)
+    monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, blobs=None: field)
     return identify_standard(card, card_px=card_px, overlapped=overlapped).card
 
 

@@ -1,0 +1,45 @@
+"""What the standard-deck reader makes of a card (:class:`Reading`) and of each of its
+index corners (:class:`CornerReading`): value types, shared by the reader and the
+camera's pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.refusal import Refusal
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A card named, or refused with the reason why."""
+
+    card: str | None
+    score: float
+    """How sure: the weaker of the rank and suit probabilities (0 when unknown)."""
+    reason: Refusal | None = None
+    """Why ``card`` is ``None`` (``None`` when it was named)."""
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """The best reading of one corner."""
+
+    rank: str  # the project's rank: A 2 .. 10 J Q K
+    suit: str
+    rank_p: float
+    suit_p: float
+    colour_ok: bool
+    corner: int
+    extent: tuple[int, int] = (0, 0)
+    """How far the index reaches from its corner (pixels right, pixels down)."""
+    inset: int = 0
+    """How far in from the card's edges its glyphs start (pixels; a glyph at the window's
+    blank margin, :data:`vision.index.MARGIN`, may be cut by the card's outline)."""
+
+    @property
+    def card(self) -> str:
+        return self.rank + self.suit
+
+    @property
+    def p(self) -> float:
+        return min(self.rank_p, self.suit_p)
