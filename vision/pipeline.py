@@ -31,7 +31,7 @@ from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
-from vision.standard import identify_standard
+from vision.standard import identify_standard, read_sharpened
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -215,16 +215,17 @@ class Recognizer:
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    retry: bool = True) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
-        part of a pixel (:func:`_voted`), a larger one in outlines a little larger, or a
-        quarter round (not a guess at a card on a pile, whose outline lies on its sides'
-        edges, in a card's proportions)."""
+        part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
+        sharpened (:func:`vision.standard.read_sharpened`), or a quarter round (not a
+        guess at a card on a pile, whose outline lies on its sides' edges, in a card's
+        proportions)."""
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
         if self.gallery is not None:
             return self.read(dewarp(image, quad))
-        r = identify_standard(dewarp(image, quad), card_px=side, overlapped=overlapped,
-                              may_turn=retry)
+        card = dewarp(image, quad)
+        r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry)
         if not retry:
             return _outcome(r)
         if r.card is None and r.reason is not Refusal.GLARE:
@@ -237,11 +238,15 @@ class Recognizer:
                 # blur pulls an outline inwards, and an index printed close to the edge is
                 # then cut: read it again a little larger
                 bigger = grown(quad, INDEX_MARGIN)
-                if inside(bigger, image):
-                    again = identify_standard(dewarp(image, bigger), card_px=side,
-                                              overlapped=overlapped)
+                larger = dewarp(image, bigger) if inside(bigger, image) else None
+                if larger is not None:
+                    again = identify_standard(larger, card_px=side, overlapped=overlapped)
                     if again.card is not None:
                         r = again
+                # ... or, once nothing else has named it, sharpened, in both outlines
+                for seen in (card, larger):
+                    if seen is not None:
+                        r = read_sharpened(r, seen, side, overlapped)
         if r.card is None and overlapped and r.reason in _CUT_INDEX:
             r = self._pushed_out(image, quad, side) or r
         return _outcome(r)

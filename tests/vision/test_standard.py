@@ -48,6 +48,7 @@ from vision.standard import (
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
+    read_sharpened,
 )
 from vision.thresholds import Thresholds
 
@@ -636,6 +637,42 @@ def test_a_small_court_with_one_corner_hidden_is_named_by_its_picture() -> None:
     four[:h, :w] = _seen("npm-heruka", "4S")[:h, :w]
     four[-h:, -w:] = 90
     assert identify_standard(four, card_px=60).card != "4S"
+
+
+def _blurred_unevenly(design: str, card: str, blur: float, dim: float) -> np.ndarray:
+    """A published face 105 px across, blurred by ``blur`` px, washed out and dimmer
+    towards one side (down to ``dim``), as the dewarp gives it."""
+    face = on_background(published_face(design, card, 560), 90.0)
+    seen = cv2.GaussianBlur(cv2.resize(face, (105, round(105 * CARD_H / CARD_W)),
+                                       interpolation=cv2.INTER_AREA), (0, 0), blur)
+    ramp = np.linspace(1.0, dim, seen.shape[1], dtype=np.float32)[None, :, None]
+    lit = np.clip(seen.astype(np.float32) * ramp * 0.7 + 60, 0, 255).astype(np.uint8)
+    return np.asarray(cv2.resize(lit, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
+                      np.uint8)
+
+
+@needs_designs
+def test_a_blurred_index_under_uneven_light_is_read_sharpened() -> None:
+    # a red J, 2 or 5's thin strokes blurred fade into the paper; sharpened they read
+    for design, card, blur in [("npm-heruka-jumbo", "JH", 2.0), ("npm-heruka-jumbo", "2H", 2.0),
+                               ("npm-heruka-jumbo", "5H", 2.0),
+                               ("aisleriot-tigullio", "KD", 1.2),
+                               ("aisleriot-anglo-poker", "JH", 1.2)]:
+        if design not in INSTALLED:
+            continue
+        seen = _blurred_unevenly(design, card, blur, 0.7)
+        first = identify_standard(seen, card_px=105)
+        assert first.card is None, (design, card)
+        assert read_sharpened(first, seen, 105).card == card, (design, card)
+        # a small card's few-pixel index is not read sharpened
+        assert read_sharpened(first, seen, 60) is first
+    # and sharpened, no card of seven designs so seen is named wrongly
+    for design in HELD_OUT:
+        for card in ("JH", "2H", "5H", "JS", "KD"):
+            for blur in (1.2, 1.6, 2.0):
+                seen = _blurred_unevenly(design, card, blur, 0.7)
+                first = identify_standard(seen, card_px=105)
+                assert read_sharpened(first, seen, 105).card in (None, card), (design, card)
 
 
 @pytest.mark.parametrize("card", ["KS", "QH", "JD"])
