@@ -235,6 +235,40 @@ def cut_off(window: CornerInk, most: int = 2) -> list[CornerInk]:
     return out
 
 
+JOINED_HEIGHT = (0.3, 0.5)
+"""Height of a blob in the index's place (fractions of the card's height) that is a rank
+and the suit under it run together: taller than any glyph (see :func:`_glyph_boxes`)."""
+
+NECK_RANGE = (0.3, 0.75)
+"""Where down such a blob (fractions of its height) the rank may end and its suit begin."""
+
+
+def parted(window: CornerInk) -> list[CornerInk]:
+    """The corner with a rank parted from the suit under it, where blur ran them into one
+    blob (a large Q's tail into its heart): at the blob's narrowest row in
+    :data:`NECK_RANGE`, where it is clearly thinner than the blob at its widest. Only a
+    blob in the index's place, from near the corner, as narrow as a glyph."""
+    h, w = window.card_size
+    n, found, stats, _ = cv2.connectedComponentsWithStats(
+        (window.ink > LEVELS[0]).astype(np.uint8), connectivity=8)
+    labels = np.asarray(found, np.int32)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
+        if not (JOINED_HEIGHT[0] * h < bh <= JOINED_HEIGHT[1] * h and bw <= 0.25 * w
+                and x <= ACROSS_CORNER * w and y <= ACROSS_CORNER * h):
+            continue
+        widths = (labels[y:y + bh, x:x + bw] == i).sum(axis=1)
+        lo, hi = round(NECK_RANGE[0] * bh), round(NECK_RANGE[1] * bh)
+        neck = lo + int(np.argmin(widths[lo:hi]))
+        if widths[neck] > 0.4 * widths.max():
+            continue
+        cut = np.array(window.ink, copy=True)
+        cut[y + neck:y + neck + 2, x:x + bw] = 0
+        out.append(CornerInk(cut, window.red, window.corner, window.card_size, window.chroma))
+    return out
+
+
 def candidates_in_ink(window: CornerInk, levels: tuple[float, ...] = LEVELS,
                       ) -> list[Candidate]:
     """Rank-over-suit pairs in one corner's ink, cut at each of ``levels``."""

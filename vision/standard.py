@@ -69,6 +69,7 @@ from vision.index import (
     cut_off,
     overlaid_corners,
     paper_colour,
+    parted,
 )
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
@@ -154,7 +155,7 @@ def _at_level(window: CornerInk, level: float) -> list[list[Candidate]]:
 
 
 def _cut_off(window: CornerInk) -> list[list[Candidate]]:
-    return [candidates_in_ink(cut, LEVELS[:1]) for cut in cut_off(window)]
+    return [candidates_in_ink(cut, LEVELS[:1]) for cut in cut_off(window) + parted(window)]
 
 
 def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
@@ -188,7 +189,8 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
 
     for level in (*LEVELS, FAINT_LEVEL) if small or faint else LEVELS:
         look(partial(_at_level, level=level))
-    # a corner still unclear may have its index run into a picture or a pip beside it
+    # a corner still unclear may have its index run into a picture or a pip beside it,
+    # or its rank into its suit
     look(_cut_off)
     if across and all(_unclear(by_corner[c], th) for c in INDEX_CORNERS):
         # ... or the deck prints its rank and suit side by side across the top
