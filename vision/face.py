@@ -198,13 +198,13 @@ def blobs_of(card: Image, th: Thresholds, index: tuple[int, int] | None = None) 
                   alike)
 
 
-def _named(blobs: Blobs, th: Thresholds) -> NDArray[np.float32]:
+def _named(patches: list[NDArray[np.float32]], redness: list[float], chromas: list[float],
+           th: Thresholds) -> NDArray[np.float32]:
     """Each blob's class probabilities from the index classifier, the way up it is surer
     of (a pip may be printed either way up: most decks turn those of the lower half)."""
-    patches = [p for p, _ in blobs.patches]
     either = shipped_model().predict(features_of(patches + [p[::-1, ::-1] for p in patches]))
     return _surer_way_up(either[:len(patches)], either[len(patches):],
-                         np.asarray(blobs.redness), np.asarray(blobs.chromas), th)
+                         np.asarray(redness), np.asarray(chromas), th)
 
 
 def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None,
@@ -223,7 +223,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     (w, h), (cw, chh) = found.size, found.corner_reach
     if not patches:
         return Field(0, 0, picture, None, washed)
-    probs = _named(found, th)
+    probs = _named([p for p, _ in patches], redness, found.chromas, th)
     suit_p = probs[:, SUIT_COLS].sum(axis=1)
     pip_areas = [float(a) for (_, a), p in zip(patches, suit_p, strict=True) if p >= 0.5]
     pip_area = float(np.median(pip_areas)) if pip_areas else 0.0
@@ -286,11 +286,10 @@ def shows_plainly(found: Blobs, th: Thresholds, rank: str, suit: str) -> bool:
     red = suit in RED_SUITS
     if any((r >= th.red) != red or th.black < r < th.red for r in found.redness):
         return False
-    largest = max(range(len(found.patches)), key=lambda i: found.patches[i][1])
-    one = found._replace(patches=[found.patches[largest]], redness=[found.redness[largest]],
-                         chromas=[found.chromas[largest]])
-    suits = np.array(_named(one, th)[0, SUIT_COLS])
-    _club_not_spade(suits, one.patches[0][0])
+    i = max(range(len(found.patches)), key=lambda k: found.patches[k][1])  # the largest
+    patch = found.patches[i][0]
+    suits = np.array(_named([patch], [found.redness[i]], [found.chromas[i]], th)[0, SUIT_COLS])
+    _club_not_spade(suits, patch)
     return bool(SUITS[int(np.argmax(suits))] == suit and float(suits.sum()) >= 0.5)
 
 
