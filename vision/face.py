@@ -432,7 +432,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     (True, False)
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
-            field.pips >= 2 or both_corners or (rank == "A" and _an_aces_face(field))):
+            field.pips >= 2 or both_corners or (rank == "A" and an_aces_face(field))):
         # (one pip, many times a small card's index or an ace's alone, is the clearer suit)
         return True
     if both_corners and suit is not None and field.pooled_suit not in (None, suit):
@@ -457,7 +457,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
             field.picture or field.others or field.washed)
         return (field.pips >= 4 and not field.picture) or (
             laid_out and (counted not in ("2", "3") or pips_alone)) or (
-            _an_aces_face(field) and not field.washed)
+            an_aces_face(field) and not field.washed)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
@@ -478,10 +478,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
 def laid_out_whole(field: Field) -> bool:
     """Whether the pips alike make a whole rank's layout (an ace's one middle pip
     included): where glare washes the face, none of that rank's pips is hidden."""
-    return layout_rank(field.where) is not None or _an_aces_face(field)
+    return layout_rank(field.where) is not None or an_aces_face(field)
 
 
-def _an_aces_face(field: Field) -> bool:
+def an_aces_face(field: Field) -> bool:
     """Whether the face shows one blob alone, in its middle, and no picture: an ace's
     (its pip however ornate; whether the classifier names it or not)."""
     return field.alike == 1 and len(field.where) == 1 and all(

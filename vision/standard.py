@@ -39,6 +39,7 @@ from vision.face import (
     SUIT_COLS,
     Blobs,
     Field,
+    an_aces_face,
     blobs_of,
     corners_washed_out,
     counted_rank,
@@ -265,8 +266,11 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     the face, no corner leaning to another rank or suit. Where ``both_corners`` must read
     (a small card) the corners are not asked: its index is a blot (a nine's read as a 3
     surely, spades as clubs), its pips many times larger; they name it where its corners
-    disagree too (not where both read one card and the pips another)."""
+    disagree too (not where both read one card and the pips another). A small ace, by its
+    face (:func:`_an_ace_by_its_face`)."""
     field = face()
+    if small and _an_ace_by_its_face(field, readings, th):
+        return Reading(f"A{field.suit}", th.glyph)
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
     two = small and field.alike == field.pips == 2 and field.suit == field.pooled_suit
     if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
@@ -281,6 +285,17 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
            for r in readings):
         return None
     return Reading(rank + suit, th.glyph)
+
+
+def _an_ace_by_its_face(field: Field, readings: list[CornerReading], th: Thresholds) -> bool:
+    """Whether a small card's face is an ace's of the suit its one pip is named: that pip
+    alone, in the middle, clear of glare; a corner reads its suit, none another (a small
+    ace's blotted A reads as a 5 or an 8, surely; no number card's face is one pip)."""
+    return field.suit is not None and field.pips == 1 and not (
+        field.others or field.picture or field.washed) and an_aces_face(field) and any(
+        r.suit == field.suit and r.colour_ok and r.suit_p >= th.glyph for r in readings
+        ) and not any(r.suit != field.suit and r.colour_ok and r.suit_p >= th.rival
+                      for r in readings)
 
 
 def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],

@@ -458,6 +458,35 @@ def test_pips_glare_may_have_hidden_do_not_settle_corners_that_disagree(
     assert _named_by(monkeypatch, aces, ace, card_px=100) == "AD"
 
 
+def test_a_small_ace_is_named_by_its_one_pip_in_the_middle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small ace's blotted A read surely as a 5 in one corner and an 8 in the other; its
+    # face is one heart alone in its middle: no number card's face is one pip
+    readings = [CornerReading("5", "H", 1.0, 1.0, True, 0),
+                CornerReading("8", "H", 1.0, 1.0, True, 1)]
+    ace = Field(1, 0, False, "H", alike=1, where=((0.5, 0.5),))
+    assert _named_by(monkeypatch, readings, ace, card_px=55) == "AH"
+    # not a card that is not small (its index is clear enough to read), nor where a corner
+    # reads another suit, or the face may have lost pips to glare, or shows anything else
+    assert _named_by(monkeypatch, readings, ace, card_px=100) is None
+    other_suit = [readings[0], replace(readings[1], suit="D")]
+    assert _named_by(monkeypatch, other_suit, ace, card_px=55) is None
+    for face_seen in (replace(ace, washed=True), replace(ace, others=1),
+                      replace(ace, where=((0.5, 0.3),))):
+        assert _named_by(monkeypatch, readings, face_seen, card_px=55) is None
+
+
+@pytest.mark.skipif("aisleriot-ancient-french" not in INSTALLED,
+                    reason="aisleriot-ancient-french is not installed "
+                           "(scripts/ensure-card-designs.sh)")
+def test_a_small_ace_printed_as_a_1_is_read_by_its_face() -> None:
+    # the index model takes this design's "1" for half of a 10: small, its aces read as no
+    # rank, and their faces, one pip in the middle, name them
+    for card in ("AH", "AS"):
+        assert identify_standard(_seen("aisleriot-ancient-french", card, 50, 0.6),
+                                 card_px=50).card == card
+
+
 def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a three under glare, its outline cut through both indices: both read a faint 5
