@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import Image, Quad
+from vision.detect import Image, Line, Quad, _meeting_points
 
 REACH = 0.12
 """How far (in short sides of the card) a side may move either way. Outlines of small
@@ -60,16 +60,6 @@ def _offset_of_peak(score: NDArray[np.float32], offsets: NDArray[np.float64]) ->
     return offset
 
 
-def _meet(p: NDArray[np.float64], d: NDArray[np.float64], q: NDArray[np.float64],
-          e: NDArray[np.float64]) -> NDArray[np.float64] | None:
-    """Where the line through ``p`` along ``d`` meets the one through ``q`` along ``e``."""
-    a = np.array([[d[0], -e[0]], [d[1], -e[1]]])
-    if abs(float(np.linalg.det(a))) < 1e-6:
-        return None
-    t = np.linalg.solve(a, q - p)
-    return np.asarray(p + t[0] * d, np.float64)
-
-
 def snapped_to_edges(image: Image, quad: Quad, reach: float = REACH) -> Quad | None:
     """``quad`` (four corners, in order round the card, in a BGR or grey ``image``) with
     each side moved to the
@@ -106,7 +96,7 @@ def snapped_to_edges(image: Image, quad: Quad, reach: float = REACH) -> Quad | N
     cv2.fillConvexPoly(inside, np.round(q - (x0, y0)).astype(np.int32), 1)
     paper = float(np.percentile(roi[inside > 0], 90))
     centre = q.mean(axis=0)
-    lines: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    lines: list[Line] = []
     for k in range(4):
         along = sides[k] / np.linalg.norm(sides[k])
         out = np.array([along[1], -along[0]])
@@ -130,11 +120,10 @@ def snapped_to_edges(image: Image, quad: Quad, reach: float = REACH) -> Quad | N
                                        ) >= paper - PAPER_MARGIN:
                 return None
             points.append(q[k] + (lo + hi) / 2 * sides[k] + offset * out)
-        lines.append((points[0], points[1] - points[0]))
-    corners = []
-    for k in range(4):
-        corner = _meet(*lines[k - 1], *lines[k])
-        if corner is None or not float(np.linalg.norm(corner - q[k])) <= 2 * r:
-            return None
-        corners.append(corner)
-    return np.asarray(corners, np.float32)
+        direction = (points[1] - points[0]) / np.linalg.norm(points[1] - points[0])
+        lines.append((float(direction[0]), float(direction[1]),
+                      float(points[0][0]), float(points[0][1])))
+    corners = _meeting_points(lines)
+    if corners is None or not float(np.linalg.norm(corners - q, axis=1).max()) <= 2 * r:
+        return None  # (NaN corners fail the test too)
+    return corners

@@ -8,6 +8,7 @@ blurred card whose index is a few pixels may be named from them alone
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -279,9 +280,8 @@ def shows_plainly(found: Blobs, th: Thresholds, rank: str, suit: str) -> bool:
     if found.washed or found.alike is None or rank != (
             "A" if found.alike == 1 else str(found.alike)):
         return False
-    laid_out = layout_rank(found.centres) == rank or (rank == "A" and all(
-        abs(v - 0.5) < ACE_MIDDLE for v in found.centres[0]))
-    if not laid_out:
+    if not (layout_rank(found.centres) == rank or (
+            rank == "A" and _alone_in_the_middle(found.centres))):
         return False
     red = suit in RED_SUITS
     if any((r >= th.red) != red or th.black < r < th.red for r in found.redness):
@@ -484,8 +484,13 @@ def laid_out_whole(field: Field) -> bool:
 def an_aces_face(field: Field) -> bool:
     """Whether the face shows one blob alone, in its middle, and no picture: an ace's
     (its pip however ornate; whether the classifier names it or not)."""
-    return field.alike == 1 and len(field.where) == 1 and all(
-        abs(v - 0.5) < ACE_MIDDLE for v in field.where[0])
+    return field.alike == 1 and _alone_in_the_middle(field.where)
+
+
+def _alone_in_the_middle(centres: Sequence[tuple[float, float]]) -> bool:
+    """Whether there is one blob, its centre (fractions of the card's width and height)
+    within :data:`ACE_MIDDLE` of the card's middle."""
+    return len(centres) == 1 and all(abs(v - 0.5) < ACE_MIDDLE for v in centres[0])
 
 
 ACE_MIDDLE = 0.1

@@ -61,15 +61,30 @@ needs_designs = pytest.mark.skipif(
     not HELD_OUT, reason="no published deck design installed (scripts/ensure-card-designs.sh)")
 
 
-def _seen(design: str, card: str, width: int = 200, blur: float = 0.0) -> np.ndarray:
+def _seen(design: str, card: str, width: int = 200, blur: float = 0.0,
+          dim: float | None = None) -> np.ndarray:
     """A published face on a grey table as the dewarp gives it: ``width`` px across in the
-    camera, blurred by ``blur`` px, at the canonical size."""
+    camera, blurred by ``blur`` px, at the canonical size; with ``dim``, washed out and
+    dimmer towards one side (down to ``dim``), as uneven light leaves it."""
     face = on_background(published_face(design, card, 560), 90.0)
     small = cv2.resize(face, (width, round(width * CARD_H / CARD_W)), interpolation=cv2.INTER_AREA)
     if blur:
         small = cv2.GaussianBlur(small, (0, 0), blur)
+    if dim is not None:
+        ramp = np.linspace(1.0, dim, small.shape[1], dtype=np.float32)[None, :, None]
+        small = np.clip(small.astype(np.float32) * ramp * 0.7 + 60, 0, 255).astype(np.uint8)
     return np.asarray(cv2.resize(small, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
                       np.uint8)
+
+
+def _indices_over(index: str, face: str) -> np.ndarray:
+    """Our rendering of ``face`` with the two index corners of ``index`` over its own (an
+    index misread alike in both corners looks like this)."""
+    mixed = _ours(face)
+    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
+    other = _ours(index)
+    mixed[:h, :w], mixed[-h:, -w:] = other[:h, :w], other[-h:, -w:]
+    return mixed
 
 
 @needs_designs
@@ -235,12 +250,7 @@ def test_a_band_along_the_cards_edge_is_no_picture() -> None:
 
 def test_an_index_the_pips_contradict_is_not_named() -> None:
     # a 5 index over the three pips of a 3 (a flat-topped 3 read as a 5 looks like this)
-    three, five = _ours("3D"), _ours("5D")
-    mixed = three.copy()
-    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
-    mixed[:h, :w] = five[:h, :w]
-    mixed[-h:, -w:] = five[-h:, -w:]
-    reading = identify_standard(mixed)
+    reading = identify_standard(_indices_over("5D", "3D"))
     assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
 
 
@@ -297,12 +307,7 @@ def test_pips_of_another_suit_than_the_index_are_not_named() -> None:
     # index; pips many times larger do not). On a small card too, the pips do not name
     # it either: two readings at odds name nothing (a real photo's tiny pips once pooled
     # to clubs under an index that read spades rightly)
-    clubs = _ours("7C")
-    mixed = clubs.copy()
-    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
-    spades = _ours("7S")
-    mixed[:h, :w] = spades[:h, :w]
-    mixed[-h:, -w:] = spades[-h:, -w:]
+    mixed = _indices_over("7S", "7C")
     for card_px in (None, 55):
         reading = identify_standard(mixed, card_px=card_px)
         assert (reading.card, reading.reason) == (None, Refusal.PIPS_DISAGREE)
@@ -399,13 +404,11 @@ def test_a_face_is_read_whole_only_where_it_does_not_plainly_show_the_card(
     assert wholly
     # a seven of spades' index over a seven of clubs' pips: the corners are sure and clear
     # of the edges, the pips laid out as a seven's, but the largest, named, is a club
-    clubs, spades = _ours("7C"), _ours("7S")
-    mixed = clubs.copy()
-    w, h = round(0.3 * CARD_W), round(0.45 * CARD_H)
-    mixed[:h, :w], mixed[-h:, -w:] = spades[:h, :w], spades[-h:, -w:]
+    mixed = _indices_over("7S", "7C")
     corners, _ = standard.read_corners(mixed, Thresholds())
     assert standard._beyond_doubt(corners, Thresholds())
     assert not face.shows_plainly(face.blobs_of(mixed, Thresholds()), Thresholds(), "7", "S")
+    spades = _ours("7S")
     assert face.shows_plainly(face.blobs_of(spades, Thresholds()), Thresholds(), "7", "S")
 
 
@@ -671,18 +674,6 @@ def test_a_small_court_with_one_corner_hidden_is_named_by_its_picture() -> None:
     assert identify_standard(four, card_px=60).card != "4S"
 
 
-def _blurred_unevenly(design: str, card: str, blur: float, dim: float) -> np.ndarray:
-    """A published face 105 px across, blurred by ``blur`` px, washed out and dimmer
-    towards one side (down to ``dim``), as the dewarp gives it."""
-    face = on_background(published_face(design, card, 560), 90.0)
-    seen = cv2.GaussianBlur(cv2.resize(face, (105, round(105 * CARD_H / CARD_W)),
-                                       interpolation=cv2.INTER_AREA), (0, 0), blur)
-    ramp = np.linspace(1.0, dim, seen.shape[1], dtype=np.float32)[None, :, None]
-    lit = np.clip(seen.astype(np.float32) * ramp * 0.7 + 60, 0, 255).astype(np.uint8)
-    return np.asarray(cv2.resize(lit, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR),
-                      np.uint8)
-
-
 @needs_designs
 def test_a_blurred_index_under_uneven_light_is_read_sharpened() -> None:
     # a red J, 2 or 5's thin strokes blurred fade into the paper; sharpened they read
@@ -692,7 +683,7 @@ def test_a_blurred_index_under_uneven_light_is_read_sharpened() -> None:
                                ("aisleriot-anglo-poker", "JH", 1.2)]:
         if design not in INSTALLED:
             continue
-        seen = _blurred_unevenly(design, card, blur, 0.7)
+        seen = _seen(design, card, 105, blur, 0.7)
         first = identify_standard(seen, card_px=105)
         assert first.card is None, (design, card)
         assert read_sharpened(first, seen, 105).card == card, (design, card)
@@ -702,7 +693,7 @@ def test_a_blurred_index_under_uneven_light_is_read_sharpened() -> None:
     for design in HELD_OUT:
         for card in ("JH", "2H", "5H", "JS", "KD"):
             for blur in (1.2, 1.6, 2.0):
-                seen = _blurred_unevenly(design, card, blur, 0.7)
+                seen = _seen(design, card, 105, blur, 0.7)
                 first = identify_standard(seen, card_px=105)
                 assert read_sharpened(first, seen, 105).card in (None, card), (design, card)
 
@@ -712,7 +703,7 @@ def test_a_blurred_index_under_uneven_light_is_read_sharpened() -> None:
 def test_a_rank_that_blur_ran_into_its_suit_is_parted_from_it() -> None:
     # this design's large Q ends in a tail over its heart: blurred, one blob at the usual
     # ink level, no rank over a suit in it until it is cut at its neck
-    seen = _blurred_unevenly("aisleriot-ornamental", "QH", 1.2, 0.7)
+    seen = _seen("aisleriot-ornamental", "QH", 105, 1.2, 0.7)
     window = corner_ink(seen, paper_colour(seen), 0)
     assert not candidates_in_ink(window, LEVELS[:1])
     assert any(candidates_in_ink(cut, LEVELS[:1]) for cut in parted(window))
