@@ -20,23 +20,20 @@ from numpy.typing import NDArray
 from vision.detect import (
     _NEXT,
     _UNIT_SQUARE,
-    FIT_POINTS,
     PANEL_MARGIN,
     DetectorSettings,
     FoundCard,
     Image,
-    Line,
     Outline,
     Quad,
     _area_limits,
     _contains,
-    _fit_line,
     _iou,
-    _meeting_points,
     _overlaps_another,
     _side_ratio,
     order_clockwise,
 )
+from vision.sides import FIT_POINTS, Line, fit_line, meeting_points
 
 CLUSTER_CORNER = 20.0
 """Degrees from square within which three corners of a cluster's outline can be a card's."""
@@ -131,8 +128,8 @@ def _snapped(edges: Image, quad: Quad) -> Quad | None:
         if len(sel) < 10:
             lines.append((float(unit[0]), float(unit[1]), float(a[0]), float(a[1])))
         else:
-            lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
-    out = _meeting_points(lines)
+            lines.append(fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
+    out = meeting_points(lines)
     if out is None or float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(
             cv2.contourArea(quad)):
         return None
@@ -155,11 +152,13 @@ def side_support(edges: Image, quad: Quad) -> NDArray[np.float64]:
     normal = np.stack([a[..., 1] - b[..., 1], b[..., 0] - a[..., 0]], axis=-1)
     normal /= np.maximum(np.hypot(normal[..., 0], normal[..., 1]), 1e-6)[..., None]
     h, w = edges.shape[:2]
-    hits = np.zeros(pts.shape[:2], bool)
-    for k in (-2, 0, 2):
-        off = np.round(pts + k * normal).astype(np.int32)
-        hits |= edges[np.clip(off[..., 1], 0, h - 1), np.clip(off[..., 0], 0, w - 1)] > 0
+    # the three looks across each side at once: offsets x sides x samples x 2
+    off = np.round(pts + _ACROSS * normal).astype(np.int32)
+    hits = edges[np.clip(off[..., 1], 0, h - 1), np.clip(off[..., 0], 0, w - 1)].any(axis=0)
     return np.asarray(hits.mean(axis=1), np.float64)
+
+
+_ACROSS = np.array([-2, 0, 2], np.float32)[:, None, None, None]
 
 
 EDGE_SAMPLES = 32

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.play_area import PlaceTest
+from vision.sides import refine_corners
 
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
@@ -83,71 +84,6 @@ def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
     start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])
     return p[[order[(k + start) % 4] for k in range(4)]]
-
-
-Line = tuple[float, float, float, float]
-"""A line as ``cv2.fitLine`` gives it: direction (vx, vy) and a point (x, y)."""
-
-
-def _fit_line(pts: NDArray[np.float32]) -> Line:
-    """Direction and a point of the line through ``pts``, robust to a few points off it
-    (a notch, a neighbour's edge). A plain least-squares fit with the far points
-    dropped is cheaper but reads small cards measurably worse."""
-    vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
-    return vx, vy, x0, y0
-
-
-FIT_POINTS = 200
-"""About the most points a side's line is fitted to."""
-
-
-def _refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
-    """Fit a line to each side's contour points and intersect neighbours.
-
-    Rounded card corners pull polygon vertices inwards; the intersection of
-    the fitted straight sides is the corner of the card's bounding rectangle.
-    """
-    pts = contour.reshape(-1, 2).astype(np.float32)
-    a = np.asarray(approx, np.float32)
-    ab = a[_NEXT] - a
-    length = np.hypot(ab[:, 0], ab[:, 1])
-    if length.min() < 4:
-        return approx
-    # all four sides at once: position along each side, and distance from it
-    unit = ab / length[:, None]
-    rel_x = pts[None, :, 0] - a[:, 0, None]  # sides x points
-    rel_y = pts[None, :, 1] - a[:, 1, None]
-    t = (rel_x * unit[:, 0, None] + rel_y * unit[:, 1, None]) / length[:, None]
-    dist = np.abs(rel_x * unit[:, 1, None] - rel_y * unit[:, 0, None])
-    near = (t > 0.15) & (t < 0.85) & (dist < np.maximum(3.0, 0.04 * length)[:, None])
-    lines: list[Line] = []
-    for i in range(4):
-        sel = pts[near[i]]
-        if len(sel) < 5:
-            return approx
-        # a large card's side has thousands of points: a few hundred place the line as
-        # well, at a fraction of the robust fit's cost
-        lines.append(_fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
-    out = _meeting_points(lines)
-    if out is None or float(np.hypot(*(out - a).T).max()) > 0.2 * math.sqrt(
-            cv2.contourArea(a)):
-        return approx
-    return out
-
-
-def _meeting_points(lines: list[Line]) -> Quad | None:
-    """Where each side's line meets the previous side's: the four corners (``None``
-    when two neighbouring sides are parallel)."""
-    corners = []
-    for i in range(4):
-        vx1, vy1, x1, y1 = lines[i - 1]
-        vx2, vy2, x2, y2 = lines[i]
-        det = vx2 * vy1 - vx1 * vy2
-        if abs(det) < 1e-6:
-            return None
-        s = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
-        corners.append((x1 + s * vx1, y1 + s * vy1))
-    return np.array(corners, np.float32)
 
 
 def _corner_angles(q: Quad) -> NDArray[np.float64]:
@@ -200,7 +136,7 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
         return None
     quad = order_clockwise(np.asarray(approx, np.float32).reshape(4, 2))
     if refine:
-        quad = order_clockwise(_refine_corners(contour, quad))
+        quad = order_clockwise(refine_corners(contour, quad))
     quad_area = cv2.contourArea(quad)
     # an unrefined quad cuts the rounded corners off, so the hull may overfill it a little
     if quad_area <= 0 or not settings.min_fill <= hull_area / quad_area <= (
@@ -297,6 +233,11 @@ def inside(quad: NDArray[np.floating], image: Image) -> bool:
     """
     h, w = image.shape[:2]
     return bool(quad.min() >= 0 and quad[:, 0].max() < w and quad[:, 1].max() < h)
+
+
+def _apart(a: tuple[NDArray[np.float32], ...], b: tuple[NDArray[np.float32], ...]) -> bool:
+    """Whether two quads' bounding boxes (their corners' least and greatest) are apart."""
+    return bool((a[0] > b[1]).any() or (b[0] > a[1]).any())
 
 
 def _contains(big: Quad, point: NDArray[np.floating]) -> bool:
@@ -414,10 +355,14 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     kept: list[Quad] = []
     twins: list[list[Quad]] = []
     others: list[list[Outline]] = []
+    spans: list[tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]] = []
     for area, q, _q, contour in found:
-        centre = q.mean(axis=0)
+        span = (q.min(axis=0), q.max(axis=0), q.mean(axis=0))
+        centre = span[2]
         duplicate = False
         for index, (k, group) in enumerate(zip(kept, twins, strict=True)):
+            if _apart(span, spans[index]):
+                continue  # (most pairs: neither overlaps nor holds the other's centre)
             iou = _iou(q, k)
             if iou > 0.6:
                 if iou > 0.85:
@@ -428,14 +373,15 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
                 duplicate = True
                 break
             # a printed panel inside a kept card, or a blob of cards round one
-            if _contains(k, centre) or _contains(q, k.mean(axis=0)):
+            if _contains(k, centre) or _contains(q, spans[index][2]):
                 if _panel_of(k, q):
                     # the card round a printed panel that was outlined more cleanly
-                    kept[index], twins[index] = q, [_refined(contour, q)]
+                    kept[index], twins[index], spans[index] = q, [_refined(contour, q)], span
                 duplicate = True
                 break
         if not duplicate:
             kept.append(q)
+            spans.append(span)
             twins.append([_refined(contour, q)])
             others.append([])
     # the outer and inner outlines of one edge straddle the true edge: average them
@@ -558,7 +504,7 @@ def _panel_of(inner: Quad, outer: Quad, least: float = 0.45) -> bool:
 
 
 def _refined(contour: NDArray[np.int32], quad: Quad) -> Quad:
-    return order_clockwise(_refine_corners(contour, quad))
+    return order_clockwise(refine_corners(contour, quad))
 
 
 def _align(q: Quad, ref: Quad) -> Quad:

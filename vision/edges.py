@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import Image, Line, Quad, _meeting_points
+from vision.detect import Image, Quad
+from vision.sides import Line, meeting_points
 
 REACH = 0.12
 """How far (in short sides of the card) a side may move either way. Outlines of small
@@ -123,7 +124,7 @@ def snapped_to_edges(image: Image, quad: Quad, reach: float = REACH) -> Quad | N
         direction = (points[1] - points[0]) / np.linalg.norm(points[1] - points[0])
         lines.append((float(direction[0]), float(direction[1]),
                       float(points[0][0]), float(points[0][1])))
-    corners = _meeting_points(lines)
+    corners = meeting_points(lines)
     if corners is None or not float(np.linalg.norm(corners - q, axis=1).max()) <= 2 * r:
         return None  # (NaN corners fail the test too)
     return corners
