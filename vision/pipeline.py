@@ -17,6 +17,7 @@ from vision.detect import (
     Outline,
     _contains,
     _overlaps_another,
+    _side_ratio,
     dewarp,
     find_cards_with_alternates,
     inside,
@@ -174,9 +175,18 @@ INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
 long side vertical)."""
 
 
+ONE_INDEX_ASPECT = 1.6
+"""Longest long side over short side of an outline that is read by its one index clear of
+the card over it (a card seen from above: 1.4). An outline across a pile in longer
+proportions is no card's own: one round parts of three named a sheared JH's index a 3H."""
+
+
 def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32]]) -> bool:
     """Whether exactly one of the card's two index corners lies under another card found
-    (a card over it), the other under none."""
+    (a card over it), the other under none; and the outline is in a card's proportions
+    (:data:`ONE_INDEX_ASPECT`), so that the corner clear is the card's own."""
+    if _side_ratio(np.asarray(quad, np.float32)) > ONE_INDEX_ASPECT:
+        return False
     q = np.asarray(quad, np.float32)
     spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
     covered = [any(_contains(other, spot) for other in others) for spot in spots]

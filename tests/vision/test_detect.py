@@ -362,6 +362,10 @@ def test_one_index_corner_under_another_card_leaves_the_other_to_name_the_card()
     assert _one_index_covered(card, [over_bottom, aside])
     assert not _one_index_covered(card, [aside])  # neither: both must read as any card's
     assert not _one_index_covered(card, [over_both])  # both: nothing of its own shows
+    # an outline across a pile, far longer than a card: its clear corner may be any card's
+    across = np.array([[100, 100], [200, 100], [200, 300], [100, 300]], np.float32)
+    over_its_bottom = np.array([[170, 260], [300, 260], [300, 440], [170, 440]], np.float32)
+    assert not _one_index_covered(across, [over_its_bottom])
 
 
 @pytest.mark.skipif(not bench_designs(), reason="no published deck design installed "
