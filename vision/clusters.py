@@ -159,6 +159,7 @@ def side_support(edges: Image, quad: Quad) -> NDArray[np.float64]:
 
 
 _ACROSS = np.array([-2, 0, 2], np.float32)[:, None, None, None]
+"""Offsets (pixels) across a side at which :func:`side_support` looks for the edge mask."""
 
 
 EDGE_SAMPLES = 32
