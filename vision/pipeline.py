@@ -32,7 +32,8 @@ from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
 from vision.refusal import Refusal
 from vision.second_look import cards_round_panel
-from vision.standard import identify_standard, read_sharpened
+from vision.sharpened import read_sharpened
+from vision.standard import identify_standard
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -226,7 +227,7 @@ class Recognizer:
                    retry: bool = True) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
         part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
-        sharpened (:func:`vision.standard.read_sharpened`), or a quarter round (not a
+        sharpened (:func:`vision.sharpened.read_sharpened`), or a quarter round (not a
         guess at a card on a pile, whose outline lies on its sides' edges, in a card's
         proportions)."""
         side = short_side(quad)

@@ -35,6 +35,9 @@ class CornerReading:
     inset: int = 0
     """How far in from the card's edges its glyphs start (pixels; a glyph at the window's
     blank margin, :data:`vision.index.MARGIN`, may be cut by the card's outline)."""
+    suit_rival: bool = False
+    """Another cut of the corner reads the same rank in the other black suit nearly as
+    well: blurred, a spade and a club look alike (see :func:`vision.standard._identify`)."""
 
     @property
     def card(self) -> str:

@@ -44,6 +44,7 @@ from vision.pipeline import Recognizer
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
+from vision.sharpened import read_sharpened
 from vision.standard import (
     _best,
     _named_overlaid,
@@ -51,7 +52,7 @@ from vision.standard import (
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
-    read_sharpened,
+    read_corners,
 )
 from vision.thresholds import Thresholds
 
@@ -672,6 +673,23 @@ def test_a_small_court_with_one_corner_hidden_is_named_by_its_picture() -> None:
     four[:h, :w] = _seen("npm-heruka", "4S")[:h, :w]
     four[-h:, -w:] = 90
     assert identify_standard(four, card_px=60).card != "4S"
+
+
+@pytest.mark.skipif("aisleriot-plastic" not in INSTALLED,
+                    reason="aisleriot's card themes not installed (scripts/ensure-card-designs.sh)")
+def test_a_club_whose_corner_is_torn_with_a_spade_is_named_only_as_its_pips_show() -> None:
+    # aisleriot-plastic's round clubs blurred 2 px: one corner reads a spade surely, the
+    # other is torn between the spade and the club, and the pips show no suit clearly
+    for card in ("6C", "8C"):
+        face = on_background(published_face("aisleriot-plastic", card, CARD_H), 40.0)
+        sharp = np.asarray(cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
+                           np.uint8)
+        assert identify_standard(sharp).card == card
+        blurred = np.asarray(cv2.GaussianBlur(sharp, (0, 0), 2.0), np.uint8)
+        readings, _ = read_corners(blurred)
+        assert any(r.suit_rival for r in readings), card
+        read = identify_standard(blurred)
+        assert read.card is None and read.reason is Refusal.SUIT_UNCLEAR, (card, read)
 
 
 @needs_designs
