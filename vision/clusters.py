@@ -33,7 +33,7 @@ from vision.detect import (
     _side_ratio,
     order_clockwise,
 )
-from vision.sides import FIT_POINTS, Line, fit_line, meeting_points
+from vision.sides import Line, fit_line, meeting_points
 
 CLUSTER_CORNER = 20.0
 """Degrees from square within which three corners of a cluster's outline can be a card's."""
@@ -128,7 +128,7 @@ def _snapped(edges: Image, quad: Quad) -> Quad | None:
         if len(sel) < 10:
             lines.append((float(unit[0]), float(unit[1]), float(a[0]), float(a[1])))
         else:
-            lines.append(fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
+            lines.append(fit_line(sel))
     out = meeting_points(lines)
     if out is None or float(np.hypot(*(out - quad).T).max()) > 0.1 * math.sqrt(
             cv2.contourArea(quad)):

@@ -17,6 +17,7 @@ from __future__ import annotations
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RED_SUITS = frozenset({"H", "D"})
+BLACK_SUITS = frozenset({"S", "C"})
 FOUR_COLOUR_SUITS = frozenset({"D", "C", "S"})
 """The suits a four-colour deck may print in a colour of their own (blue, orange or yellow
 diamonds; green clubs, or green spades in a skat deck): their ink need be neither red nor

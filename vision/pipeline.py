@@ -186,9 +186,9 @@ def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float3
     """Whether exactly one of the card's two index corners lies under another card found
     (a card over it), the other under none; and the outline is in a card's proportions
     (:data:`ONE_INDEX_ASPECT`), so that the corner clear is the card's own."""
-    if _side_ratio(np.asarray(quad, np.float32)) > ONE_INDEX_ASPECT:
-        return False
     q = np.asarray(quad, np.float32)
+    if _side_ratio(q) > ONE_INDEX_ASPECT:
+        return False
     spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
     covered = [any(_contains(other, spot) for other in others) for spot in spots]
     return covered.count(True) == 1

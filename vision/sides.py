@@ -22,6 +22,10 @@ Line = tuple[float, float, float, float]
 """A line as ``cv2.fitLine`` gives it: direction (vx, vy) and a point (x, y)."""
 
 
+FIT_POINTS = 200
+"""About the most points a side's line is fitted to."""
+
+
 HUBER_C = 1.345
 """OpenCV's Huber constant (pixels) for ``cv2.fitLine``'s ``param`` 0: points nearer the
 line than this count fully, farther ones less."""
@@ -30,7 +34,11 @@ line than this count fully, farther ones less."""
 def fit_line(pts: NDArray[np.float32]) -> Line:
     """Direction and a point of the line through ``pts``, robust to a few points off it
     (a notch, a neighbour's edge). A plain least-squares fit with the far points
-    dropped is cheaper but reads small cards measurably worse."""
+    dropped is cheaper but reads small cards measurably worse. Of a long side's points,
+    about :data:`FIT_POINTS` evenly spread are fitted."""
+    # a large card's side has thousands of points: a few hundred place the line as well,
+    # at a fraction of the cost
+    pts = pts[::max(1, len(pts) // FIT_POINTS)]
     vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_L2, 0, 0.01, 0.01).ravel().tolist()
     # where every point lies nearer than the Huber constant, each weighs fully in the
     # robust fit: the least-squares line, found exactly and fifty times cheaper (OpenCV's
@@ -39,10 +47,6 @@ def fit_line(pts: NDArray[np.float32]) -> Line:
     if float(np.abs((pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx).max()) >= HUBER_C:
         vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
     return vx, vy, x0, y0
-
-
-FIT_POINTS = 200
-"""About the most points a side's line is fitted to."""
 
 
 def refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
@@ -70,9 +74,7 @@ def refine_corners(contour: NDArray[np.int32], approx: Quad) -> Quad:
         sel = pts[near[i]]
         if len(sel) < 5:
             return approx
-        # a large card's side has thousands of points: a few hundred place the line as
-        # well, at a fraction of the robust fit's cost
-        lines.append(fit_line(sel[::max(1, len(sel) // FIT_POINTS)]))
+        lines.append(fit_line(sel))
     out = meeting_points(lines)
     if out is None or float(np.hypot(*(out - a).T).max()) > 0.2 * math.sqrt(
             cv2.contourArea(a)):

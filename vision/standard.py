@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.decks import FOUR_COLOUR_SUITS, RED_SUITS
+from vision.decks import BLACK_SUITS, FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
     COURTS,
@@ -451,10 +451,6 @@ def _looks_of(card: Image, th: Thresholds) -> _Looks:
         return read_field(card, th, index, blobs(index))
 
     return _Looks(cache(partial(read_corners, card, th)), cache(fields), blobs)
-
-
-BLACK_SUITS = frozenset({"S", "C"})
-"""The suits that blur alike: a spade's point rounds, and the classifier calls it a club."""
 
 
 def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,

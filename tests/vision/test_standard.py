@@ -52,7 +52,6 @@ from vision.standard import (
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
-    read_corners,
 )
 from vision.thresholds import Thresholds
 
@@ -679,14 +678,16 @@ def test_a_small_court_with_one_corner_hidden_is_named_by_its_picture() -> None:
                     reason="aisleriot's card themes not installed (scripts/ensure-card-designs.sh)")
 def test_a_club_whose_corner_is_torn_with_a_spade_is_named_only_as_its_pips_show() -> None:
     # aisleriot-plastic's round clubs blurred 2 px: one corner reads a spade surely, the
-    # other is torn between the spade and the club, and the pips show no suit clearly
+    # other is torn between the spade and the club, and the pips show no suit clearly.
+    # (Drawn at the canonical size, as where the case was measured: _seen's larger face,
+    # blurred, is refused for its pips before the corners are weighed.)
     for card in ("6C", "8C"):
-        face = on_background(published_face("aisleriot-plastic", card, CARD_H), 40.0)
-        sharp = np.asarray(cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
+        drawn = on_background(published_face("aisleriot-plastic", card, CARD_H), 40.0)
+        sharp = np.asarray(cv2.resize(drawn, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
                            np.uint8)
         assert identify_standard(sharp).card == card
         blurred = np.asarray(cv2.GaussianBlur(sharp, (0, 0), 2.0), np.uint8)
-        readings, _ = read_corners(blurred)
+        readings, _ = standard.read_corners(blurred)
         assert any(r.suit_rival for r in readings), card
         read = identify_standard(blurred)
         assert read.card is None and read.reason is Refusal.SUIT_UNCLEAR, (card, read)
