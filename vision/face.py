@@ -19,7 +19,14 @@ from numpy.typing import NDArray
 from vision.decks import RED_SUITS
 from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
 from vision.index import ink_red_and_chroma, paper_colour
-from vision.pips import hidden_within, layout_rank, pooled_suit
+from vision.pips import (
+    BARE_SIDES_UP_TO,
+    LEVEL_TO_DENY,
+    hidden_within,
+    layout_rank,
+    pooled_suit,
+    sides_at_middle,
+)
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -397,9 +404,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     small card, or one over or under another), the suit its blurred pips make together
     must fit too, and a single pip's (on a larger card alone the index is the clearer).
     A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's,
-    and so is a picture beside fewer than half the pips where both corners must read,
-    neither hidden; one blob alone in the middle of a face clear of glare is an ace's,
-    no court's.
+    and so is a picture beside no more than half the pips where both corners must read,
+    neither hidden, or beside red and black blobs; one blob alone in the middle of a face
+    clear of glare is an ace's, no court's. Pips side by side half-way down the sides
+    are a six's or a higher rank's (:func:`vision.pips.sides_at_middle`).
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -442,7 +450,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
             rank == "A" or (counted == "A" and (not field.washed or laid_out_whole(field)))
             or (counted != "A" and int(counted) > int(rank))
             or not (partly_hidden or field.washed)
-            or (layout_rank(field.where) == counted and not hidden_within(counted, rank))):
+            or (layout_rank(field.where, LEVEL_TO_DENY) == counted
+                and not hidden_within(counted, rank))):
         # pips alike in size and shape, counting another rank (fewer are the rank's only
         # where some may be hidden, and those seen are not laid out as another rank's)
         return True
@@ -462,17 +471,25 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
     expected = int(rank)
-    if partly_hidden and field.both_colours:
-        # one corner read, the other not, and two cards' pips: an outline round two cards
+    if (partly_hidden or field.picture) and field.both_colours:
+        # one corner read, the other not, and two cards' pips: an outline round two cards;
+        # or a picture beside red and black blobs: a court's (a number card's pips are of
+        # one colour and it prints no picture)
+        return True
+    if expected <= BARE_SIDES_UP_TO and field.alike and sides_at_middle(field.where):
+        # pips beside each other half-way down the sides: a six's or more (an outline
+        # through the index cut a 6 into a 5, an 8 into a 3)
         return True
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
-        # a picture and not half the pips, on a face clear of glare whose two corners
-        # both read (a small court's blotted letters read as an 8, a 10)
+        # a picture and no more than half the pips, or beside more blobs than a two's or
+        # a three's pips, on a face clear of glare whose two corners both read (a small
+        # court's blotted letters read as an 8, a 10, a 6 or a 3)
         field.picture and both_corners and not (partly_hidden or field.washed)
-        and expected >= 4 and 2 * (field.pips + field.others) < expected)
+        and (2 * (field.pips + field.others) <= expected
+             or (expected <= 3 and field.pips + field.others > expected)))
 
 
 def laid_out_whole(field: Field) -> bool:

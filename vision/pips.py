@@ -76,15 +76,54 @@ def hidden_within(shown: str, rank: str) -> bool:
     return rank in PART_OF.get(shown, frozenset())
 
 
-def _mirrored(ys: Sequence[float]) -> bool:
+MIDDLE_HEIGHT = 0.12
+"""How far (fraction of the card's height) from half-way down a pip in a side column may
+lie and be beside the card's middle (:func:`sides_at_middle`)."""
+
+BARE_SIDES_UP_TO = 5
+"""The highest rank whose side columns leave the middle of the card bare: a two's and a
+three's pips lie down the middle column, a four's and a five's at the columns' ends; from
+the six on (the nine's and ten's at 0.4 and 0.6 of the height) the sides reach the middle."""
+
+
+def sides_at_middle(centres: Sequence[tuple[float, float]]) -> bool:
+    """Whether pips at ``centres`` (as for :func:`layout_rank`) lie side by side, one in
+    each side column, half-way down the card: a six's or a higher rank's, never a two's
+    to a five's, however many pips are hidden. Its own test of a card's outline: the
+    pips need not make any rank's whole layout.
+
+    >>> sides_at_middle([(0.3, 0.47), (0.7, 0.48), (0.35, 0.75)])
+    True
+    >>> sides_at_middle([(0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)])
+    False
+    """
+    left = [y for x, y in centres if x < SIDE_COLUMN and abs(y - 0.5) <= MIDDLE_HEIGHT]
+    right = [y for x, y in centres if x > 1.0 - SIDE_COLUMN and abs(y - 0.5) <= MIDDLE_HEIGHT]
+    return any(abs(a - b) <= LEVEL for a in left for b in right)
+
+
+LEVEL_TO_DENY = 0.1
+"""The :data:`LEVEL` at which pips laid out as one rank deny another
+(:func:`vision.face.field_denies`): an outline a few pixels off a card on a pile moved a
+three's middle pip 0.07-0.08 from half-way, and its index, cut, read as a 5 (two in
+2,000 overlapping published cards)."""
+
+
+def _mirrored(ys: Sequence[float], level: float = LEVEL) -> bool:
     """Whether heights, sorted, look the same turned half round (about the card's middle)."""
     s = sorted(ys)
-    return all(abs(a + b - 1.0) <= LEVEL for a, b in zip(s, reversed(s), strict=True))
+    return all(abs(a + b - 1.0) <= level for a, b in zip(s, reversed(s), strict=True))
 
 
-def layout_rank(centres: Sequence[tuple[float, float]]) -> str | None:
+def layout_rank(centres: Sequence[tuple[float, float]], level: float = LEVEL) -> str | None:
     """The rank whose layout the pips at ``centres`` (x, y as fractions of the card's
-    width and height, long side vertical) make, or ``None`` when they make none."""
+    width and height, long side vertical) make, or ``None`` when they make none;
+    ``level``: how far from level or mirrored two pips may be (:data:`LEVEL`).
+
+    >>> off = [(0.46, 0.16), (0.50, 0.46), (0.54, 0.82)]  # a three in an outline off it
+    >>> layout_rank(off), layout_rank(off, LEVEL_TO_DENY)
+    (None, '3')
+    """
     left = sorted(y for x, y in centres if x < SIDE_COLUMN)
     right = sorted(y for x, y in centres if x > 1.0 - SIDE_COLUMN)
     middle = sorted(y for x, y in centres if MIDDLE_COLUMN <= x <= 1.0 - MIDDLE_COLUMN)
@@ -94,18 +133,18 @@ def layout_rank(centres: Sequence[tuple[float, float]]) -> str | None:
     if rank is None:
         return None
     # the side columns are mirror images, each the same turned half round
-    if any(abs(a - b) > LEVEL for a, b in zip(left, right, strict=True)):
+    if any(abs(a - b) > level for a, b in zip(left, right, strict=True)):
         return None
-    if not _mirrored(left):
+    if not _mirrored(left, level):
         return None
     if rank == "7":
         # the seven's extra pip sits between the middle and one end of its columns
-        return rank if abs(middle[0] - 0.5) > LEVEL else None
+        return rank if abs(middle[0] - 0.5) > level else None
     if len(middle) == 1:
-        return rank if abs(middle[0] - 0.5) <= LEVEL else None
-    if rank == "8" and any(abs(y - 0.5) <= LEVEL for y in middle):
+        return rank if abs(middle[0] - 0.5) <= level else None
+    if rank == "8" and any(abs(y - 0.5) <= level for y in middle):
         return None  # an eight's middle pips sit apart, above and below the centre
-    return rank if _mirrored(middle) else None
+    return rank if _mirrored(middle, level) else None
 
 
 def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float,

@@ -561,6 +561,63 @@ def test_a_small_courts_picture_denies_a_number_its_blotted_letters_read_as(
     assert _named_by(monkeypatch, eight, court, card_px=120) == "8C"
 
 
+def test_a_small_courts_picture_denies_a_low_number_however_many_blobs_beside_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # small published courts (held-out designs, fresh seeds) whose letters both corners
+    # read as number ranks: a king of clubs as "6C", its picture beside the three blobs
+    # of its big suit signs (half a six's pips); a jack of spades as "3S", its picture
+    # beside five blobs (a two or three prints no picture, and few pips)
+    sixes = [CornerReading("6", "C", 0.95, 0.96, True, 0),
+             CornerReading("6", "C", 0.99, 0.98, True, 1)]
+    assert _named_by(monkeypatch, sixes, Field(3, 0, True), card_px=50) is None
+    threes = [CornerReading("3", "S", 0.53, 0.83, True, 0),
+              CornerReading("3", "S", 0.45, 0.91, True, 1)]
+    assert _named_by(monkeypatch, threes, Field(2, 3, True, "S"), card_px=50) is None
+    # the face of a six or three as printed names it
+    six = ((0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8))
+    assert _named_by(monkeypatch, sixes, Field(6, 0, False, "C", alike=6, where=six),
+                     card_px=50) == "6C"
+    three = Field(3, 0, False, "S", alike=3, where=THREE_DOWN_THE_MIDDLE)
+    assert _named_by(monkeypatch, threes, three, card_px=50) == "3S"
+
+
+def test_a_picture_beside_red_and_black_blobs_denies_any_number() -> None:
+    # a small queen of hearts read "8H" in both corners: her picture breaks into red and
+    # blue-black pieces; a number card prints neither a picture nor pips of two colours
+    court = Field(2, 6, True, "H", both_colours=True)
+    assert field_denies("8", court, both_corners=True)
+    assert field_denies("8", court)
+    assert not field_denies("Q", court, both_corners=True)
+    assert not field_denies("8", replace(court, both_colours=False))
+
+
+def test_pips_side_by_side_half_way_down_deny_a_two_to_a_five() -> None:
+    # a six of spades on a pile, its outline through its index: the cut 6 reads as a 5 in
+    # the one corner read, whose reach hides two of the pips; those left lie side by side
+    # half-way down, where a five (and a two to a four) prints none
+    six_seen = ((0.64, 0.22), (0.32, 0.47), (0.70, 0.47), (0.38, 0.75))
+    field = Field(4, 0, False, "S", alike=4, where=six_seen)
+    assert field_denies("5", field, partly_hidden=True)
+    assert field_denies("3", field, partly_hidden=True)
+    assert not field_denies("6", field, partly_hidden=True)
+    assert not field_denies("8", field, partly_hidden=True)
+    # a nine's and a ten's side pips reach 0.4 and 0.6 of the height: a four is denied
+    nine = (*((x, y) for x in (0.3, 0.7) for y in (0.2, 0.4, 0.6, 0.8)), (0.5, 0.5))
+    assert field_denies("4", Field(9, 0, False, "D", alike=9, where=nine), partly_hidden=True)
+    # a five's own pips deny nothing
+    five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    assert not field_denies("5", Field(5, 0, False, "S", alike=5, where=five))
+
+
+def test_a_three_in_an_outline_a_little_off_it_denies_a_five() -> None:
+    # a three of hearts at the edge of a pile, its outline a few pixels off: its middle
+    # pip lies 0.07 from half-way, no layout by the measure that names a card by its pips,
+    # still three pips down the middle by the measure that denies another rank
+    off = Field(3, 0, False, "H", alike=3, where=((0.46, 0.16), (0.50, 0.46), (0.54, 0.82)))
+    assert field_denies("5", off, partly_hidden=True)
+    assert not field_denies("3", off, partly_hidden=True)
+
+
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
     # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
     # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
