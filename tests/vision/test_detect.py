@@ -379,3 +379,16 @@ def test_an_overlapped_card_with_its_other_index_under_a_card_is_read_from_one()
     found = [d for d in Recognizer("standard").detect(scene.image)
              if quad_iou(d.quad, ace.quad) > 0.8]
     assert [d.card for d in found] == ["AC"]
+
+
+def test_an_outline_round_a_card_and_half_the_card_under_it_does_not_name_that_one() -> None:
+    # a seven of clubs lies half under a nine of spades (our design, a fresh seed): one
+    # outline ran round the seven's top half and the nine's bottom, its far sides 108 and
+    # 179 px long; read as one card alone, its one clear index named the seven over the
+    # nine. Uneven sides make it an outline over a pile: the nine is found and read
+    scene = render_scene(with_deck(CONDITIONS["overlap"], "standard"), 44039)
+    nine = next(t for t in scene.cards if t.card == "9S")
+    found = [d for d in Recognizer("standard").detect(scene.image)
+             if quad_iou(d.quad, nine.quad) > 0.3]
+    assert [d.card for d in found] == ["9S"]
+    assert quad_iou(found[0].quad, nine.quad) > 0.9
