@@ -1,0 +1,50 @@
+"""Photos changed as another set-up would change them: the labelled boxes move with the
+image, so a changed photo is scored as fairly as the photo as taken."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.photo_changes import CHANGES, changed
+from vision.photobench import score_photo
+from vision.photos import LabelledCard
+from vision.pipeline import Recognizer
+from vision.render import CONDITIONS, render_scene, with_deck
+
+
+def _labelled_scene() -> tuple[np.ndarray, tuple[LabelledCard, ...]]:
+    """A rendered table of our deck, each card labelled by the box round its outline (as
+    the photos are labelled by hand)."""
+    scene = render_scene(with_deck(CONDITIONS["upright"], "standard"), 3)
+    cards = tuple(LabelledCard(t.card, (int(t.quad[:, 0].min()), int(t.quad[:, 1].min()),
+                                        int(t.quad[:, 0].max()) + 1,
+                                        int(t.quad[:, 1].max()) + 1))
+                  for t in scene.cards)
+    return scene.image, cards
+
+
+@pytest.mark.parametrize("change", ["quarter turn", "turned 30 deg", "half size"])
+def test_a_changed_photos_cards_are_read_inside_their_moved_boxes(change: str) -> None:
+    image, cards = _labelled_scene()
+    rec = Recognizer("standard")
+    assert score_photo(cards, rec.detect(image)).right == len(cards)
+    moved_image, moved = changed(image, cards, change)
+    score = score_photo(moved, rec.detect(moved_image))
+    # every card still read, each inside the box its label moved to (none off its box)
+    assert score.right == len(cards) and score.off_box == 0 and score.wrong == 0
+
+
+def test_changes_of_light_and_noise_keep_the_image_and_its_boxes() -> None:
+    image, cards = _labelled_scene()
+    for change in ("warm light", "overexposed", "haze (60 %)", "sensor noise 8", "jpeg q30"):
+        out, moved = changed(image, cards, change)
+        assert out.shape == image.shape and out.dtype == np.uint8
+        assert moved == cards
+        assert not np.array_equal(out, image)
+
+
+def test_an_unknown_change_names_the_changes_there_are() -> None:
+    with pytest.raises(ValueError, match="expected one of as taken, quarter turn"):
+        changed(np.zeros((4, 4, 3), np.uint8), (), "sepia")
+    assert "haze (60 %)" in CHANGES

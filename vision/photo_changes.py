@@ -1,0 +1,144 @@
+"""Real photos changed as another camera, light or table would change them.
+
+The shared photos are a few cameras and decks. How far the reader holds beyond them is
+measured by changing each photo as a different set-up would (its labelled boxes moved
+with it), then scoring it as the photos are scored (:func:`vision.photobench.score_photo`):
+``python bench/bench_photo_changes.py``. The changes are applied to photos nobody here
+made, so the figures measure the reader, not a renderer.
+
+>>> image = np.zeros((40, 60, 3), np.uint8)
+>>> turned, boxes = changed(image, (LabelledCard("7H", (10, 5, 20, 15)),), "quarter turn")
+>>> turned.shape[:2], boxes[0].box
+((60, 40), (25, 10, 35, 20))
+>>> changed(image, (), "no such change")
+Traceback (most recent call last):
+...
+ValueError: unknown change 'no such change'; expected one of as taken, quarter turn, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.photos import LabelledCard
+
+Image = NDArray[np.uint8]
+
+
+def _turned(degrees: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    """Turned about its centre, the canvas grown to hold all of it (edges repeated)."""
+
+    def turn(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        h, w = image.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        size = (round(h * sin + w * cos), round(h * cos + w * sin))
+        m[0, 2] += size[0] / 2 - w / 2
+        m[1, 2] += size[1] / 2 - h / 2
+        out = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(out, np.uint8), np.asarray(m, np.float64)
+
+    return turn
+
+
+def _scaled(factor: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    def scale(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        return np.asarray(out, np.uint8), np.array([[factor, 0, 0], [0, factor, 0]])
+
+    return scale
+
+
+def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]],
+            ) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    """A change of each pixel's level alone (the same for every channel)."""
+    lut = np.clip(table(np.arange(256, dtype=np.float32)), 0, 255).astype(np.uint8)
+
+    def apply(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        return np.asarray(cv2.LUT(image, lut), np.uint8), _SAME
+
+    return apply
+
+
+def _jpeg(quality: int) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    def compress(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise ValueError("JPEG encoding failed")
+        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8), _SAME
+
+    return compress
+
+
+def _blurred(sigma: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    def blur(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8), _SAME
+
+    return blur
+
+
+def _noisy(sigma: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+    def noise(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        rng = np.random.default_rng(0)  # the same noise every run
+        noisy = image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
+        return np.clip(noisy, 0, 255).astype(np.uint8), _SAME
+
+    return noise
+
+
+def _warm(image: Image) -> tuple[Image, NDArray[np.float64]]:
+    """Tungsten light: blue down a quarter, red up a tenth."""
+    out = image.astype(np.float32) * np.array([0.75, 1.0, 1.1], np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8), _SAME
+
+
+_SAME = np.array([[1.0, 0, 0], [0, 1.0, 0]])
+
+CHANGES: dict[str, Callable[[Image], tuple[Image, NDArray[np.float64]]]] = {
+    "as taken": lambda image: (image, _SAME),
+    "quarter turn": _turned(-90.0),
+    "turned 30 deg": _turned(30.0),
+    "half size": _scaled(0.5),
+    "third size": _scaled(0.35),
+    "jpeg q30": _jpeg(30),
+    "warm light": _warm,
+    "half as bright": _levels(lambda v: v * 0.5),
+    "dim (x0.3)": _levels(lambda v: v * 0.3),
+    "overexposed": _levels(lambda v: 255 * (v / 255) ** 0.5),
+    "sensor noise 8": _noisy(8.0),
+    "blur 1.5 px": _blurred(1.5),
+    "blur 2.5 px": _blurred(2.5),
+    "haze (60 %)": _levels(lambda v: v * 0.6 + 255 * 0.4),
+}
+"""Each change by name: it returns the changed image and the 2 x 3 affine matrix that
+takes the photo's pixels to the changed image's (where the labelled boxes go)."""
+
+
+def moved_box(box: tuple[int, int, int, int], matrix: NDArray[np.float64],
+              ) -> tuple[int, int, int, int]:
+    """The axis-aligned box round ``box``'s corners moved by ``matrix`` (2 x 3 affine).
+
+    >>> moved_box((10, 20, 30, 40), np.array([[2.0, 0, 1], [0, 2.0, 0]]))
+    (21, 40, 61, 80)
+    """
+    x0, y0, x1, y1 = box
+    corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64)
+    moved = corners @ matrix.T
+    lo, hi = moved.min(axis=0), moved.max(axis=0)
+    return (round(float(lo[0])), round(float(lo[1])), round(float(hi[0])), round(float(hi[1])))
+
+
+def changed(image: Image, cards: Sequence[LabelledCard], change: str,
+            ) -> tuple[Image, tuple[LabelledCard, ...]]:
+    """``image`` and its labelled ``cards`` after ``change`` (a name in :data:`CHANGES`)."""
+    apply = CHANGES.get(change)
+    if apply is None:
+        raise ValueError(f"unknown change {change!r}; expected one of {', '.join(CHANGES)}")
+    out, matrix = apply(image)
+    return out, tuple(LabelledCard(c.card, moved_box(c.box, matrix)) for c in cards)
