@@ -270,7 +270,7 @@ sides of cards outlined right differ by at most 1.14 (1.21 at the 99th percentil
 cards on piles); an outline round one card and part of the card under it (a seven's
 top half, a nine's bottom) differed by more, and read the card over it with its index
 in one corner only (held-out published and our designs on piles, fresh seeds: 6 more
-cards in 800 read, 2 fewer named wrongly, none lost). 1.2 lost two cards on piles, and
+cards in 1,330 read, 2 fewer named wrongly, none lost). 1.2 lost two cards on piles, and
 1.3 a king whose outline a hand over it cut (1.33): read as overlapped, both its
 corners had to read."""
 

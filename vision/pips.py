@@ -89,8 +89,8 @@ the six on (the nine's and ten's at 0.4 and 0.6 of the height) the sides reach t
 def sides_at_middle(centres: Sequence[tuple[float, float]]) -> bool:
     """Whether pips at ``centres`` (as for :func:`layout_rank`) lie side by side, one in
     each side column, half-way down the card: a six's or a higher rank's, never a two's
-    to a five's, however many pips are hidden. Its own test of a card's outline: the
-    pips need not make any rank's whole layout.
+    to a five's, however many pips are hidden. The pips need not make any rank's whole
+    layout (some may lie under a card, or outside an outline drawn inside the card).
 
     >>> sides_at_middle([(0.3, 0.47), (0.7, 0.48), (0.35, 0.75)])
     True
