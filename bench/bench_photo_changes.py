@@ -18,14 +18,14 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import statistics
 import sys
+from functools import partial
 
 import cv2
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from vision.bench import timed_detect
 from vision.photo_changes import CHANGES, changed
-from vision.photobench import score_photo
+from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 
@@ -42,24 +42,14 @@ def main() -> int:
     cv2.setNumThreads(1)  # the target is one core of the Pi
     photos = load_photos()
     rec = Recognizer("standard")
-    rec.detect(photos[0].read())  # templates and tables are built on first use
     print(f"{'change':16s} {'cards':>5s} {'right':>7s} {'unknown':>7s} {'notfound':>8s} "
           f"{'wrong#':>6s} {'med-cpu':>7s}")
-    for change in args.change or list(CHANGES):
-        right = unknown = not_found = wrong = cards = 0
-        cpu_ms = []
-        for photo in photos:
-            image, labelled = changed(photo.read(), photo.cards, change)
-            detections, _, cpu = timed_detect(rec, image, 1)
-            score = score_photo(labelled, detections)
-            cards += len(labelled)
-            right += score.right
-            unknown += sum(score.unknown.values())
-            not_found += score.not_found
-            wrong += score.wrong + score.off_box
-            cpu_ms.append(1000 * cpu)
-        print(f"{change:16s} {cards:5d} {right / cards:7.1%} {unknown / cards:7.1%} "
-              f"{not_found / cards:8.1%} {wrong:6d} {statistics.median(cpu_ms):7.1f}")
+    for name in args.change or list(CHANGES):
+        t = run_photos(photos, rec, change=partial(changed, change=name))[ALL]
+        cards = t.labelled
+        print(f"{name:16s} {cards:5d} {t.right / cards:7.1%} "
+              f"{sum(t.unknown.values()) / cards:7.1%} {t.not_found / cards:8.1%} "
+              f"{t.wrong + t.off_box:6d} {statistics.median(t.cpu_ms):7.1f}")
     return 0
 
 

@@ -32,6 +32,7 @@ from vision.detect import (
     _overlaps_another,
     _side_ratio,
     order_clockwise,
+    side_lengths,
 )
 from vision.sides import Line, fit_line, meeting_points
 
@@ -284,9 +285,9 @@ def uneven_sides(q: Quad) -> bool:
     >>> uneven_sides(np.float32([[0, 0], [100, 0], [160, 140], [0, 140]]))
     True
     """
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return bool(max(sides[0], sides[2]) > UNEVEN_SIDES * min(sides[0], sides[2])
-                or max(sides[1], sides[3]) > UNEVEN_SIDES * min(sides[1], sides[3]))
+    s = side_lengths(q)
+    return bool(max(s[0], s[2]) > UNEVEN_SIDES * min(s[0], s[2])
+                or max(s[1], s[3]) > UNEVEN_SIDES * min(s[1], s[3]))
 
 
 def found_cards(out: list[tuple[Quad, list[Outline]]], clustered: list[Quad],

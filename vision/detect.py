@@ -93,9 +93,18 @@ def _corner_angles(q: Quad) -> NDArray[np.float64]:
     return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), np.float64)
 
 
-def _side_ratio(q: Quad) -> float:
+def side_lengths(q: Quad) -> NDArray[np.float64]:
+    """The lengths of ``q``'s sides, side i running from corner i to the next.
+
+    >>> side_lengths(np.float32([[0, 0], [30, 0], [30, 40], [0, 40]])).tolist()
+    [30.0, 40.0, 30.0, 40.0]
+    """
     d = q[_NEXT] - q
-    s = np.hypot(d[:, 0], d[:, 1])
+    return np.asarray(np.hypot(d[:, 0], d[:, 1]), np.float64)
+
+
+def _side_ratio(q: Quad) -> float:
+    s = side_lengths(q)
     a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
     return float(max(a, b) / max(min(a, b), 1e-6))
 

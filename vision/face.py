@@ -483,13 +483,15 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     if both_corners and suit is not None and field.pooled_suit not in (None, suit):
         return True
     counted = counted_rank(field)
+    # nothing the reader sees may hide pips: no card over it (where both corners must
+    # read, one may lie over it) and no blob or glare on its face
+    nothing_hides = not (both_corners or field.others or field.picture or field.washed)
     if counted is not None and rank not in COURTS and counted != rank and (
             rank == "A" or (counted == "A" and (not field.washed or laid_out_whole(field)))
             or (counted != "A" and int(counted) > int(rank))
             or not (partly_hidden or field.washed)
             or (layout_rank(field.where, LEVEL_TO_DENY) == counted
-                and (not hidden_within(counted, rank) or not (
-                    both_corners or field.others or field.picture or field.washed)))):
+                and (nothing_hides or not hidden_within(counted, rank)))):
         # pips alike in size and shape, counting another rank (fewer are the rank's only
         # where some may be hidden, and those seen are not laid out as another rank's, or
         # are, with something that may hide the rest: a card over it, or a blob over the

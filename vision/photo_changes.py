@@ -28,9 +28,19 @@ from numpy.typing import NDArray
 from vision.photos import LabelledCard
 
 Image = NDArray[np.uint8]
+Change = Callable[[Image], tuple[Image, NDArray[np.float64]]]
+"""A change: the changed image, and the 2 x 3 affine matrix that takes the photo's pixels
+to the changed image's (where the labelled boxes go)."""
+
+_SAME = np.array([[1.0, 0, 0], [0, 1.0, 0]])
 
 
-def _turned(degrees: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+def _pixels(change: Callable[[Image], NDArray[Any]]) -> Change:
+    """A change of the pixels alone (the boxes stay where they are), clipped to 8 bits."""
+    return lambda image: (np.clip(change(image), 0, 255).astype(np.uint8), _SAME)
+
+
+def _turned(degrees: float) -> Change:
     """Turned about its centre, the canvas grown to hold all of it (edges repeated)."""
 
     def turn(image: Image) -> tuple[Image, NDArray[np.float64]]:
@@ -47,7 +57,7 @@ def _turned(degrees: float) -> Callable[[Image], tuple[Image, NDArray[np.float64
     return turn
 
 
-def _scaled(factor: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+def _scaled(factor: float) -> Change:
     def scale(image: Image) -> tuple[Image, NDArray[np.float64]]:
         out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         return np.asarray(out, np.uint8), np.array([[factor, 0, 0], [0, factor, 0]])
@@ -55,69 +65,42 @@ def _scaled(factor: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]
     return scale
 
 
-def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]],
-            ) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
+def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]]) -> Change:
     """A change of each pixel's level alone (the same for every channel)."""
     lut = np.clip(table(np.arange(256, dtype=np.float32)), 0, 255).astype(np.uint8)
-
-    def apply(image: Image) -> tuple[Image, NDArray[np.float64]]:
-        return np.asarray(cv2.LUT(image, lut), np.uint8), _SAME
-
-    return apply
+    return _pixels(lambda image: cv2.LUT(image, lut))
 
 
-def _jpeg(quality: int) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
-    def compress(image: Image) -> tuple[Image, NDArray[np.float64]]:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
-            raise ValueError("JPEG encoding failed")
-        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8), _SAME
-
-    return compress
+def _jpeg(image: Image, quality: int = 30) -> NDArray[np.uint8]:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
 
 
-def _blurred(sigma: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
-    def blur(image: Image) -> tuple[Image, NDArray[np.float64]]:
-        return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8), _SAME
-
-    return blur
+def _noise(image: Image, sigma: float = 8.0) -> NDArray[np.float32]:
+    rng = np.random.default_rng(0)  # the same noise every run
+    return image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
 
 
-def _noisy(sigma: float) -> Callable[[Image], tuple[Image, NDArray[np.float64]]]:
-    def noise(image: Image) -> tuple[Image, NDArray[np.float64]]:
-        rng = np.random.default_rng(0)  # the same noise every run
-        noisy = image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
-        return np.clip(noisy, 0, 255).astype(np.uint8), _SAME
-
-    return noise
-
-
-def _warm(image: Image) -> tuple[Image, NDArray[np.float64]]:
-    """Tungsten light: blue down a quarter, red up a tenth."""
-    out = image.astype(np.float32) * np.array([0.75, 1.0, 1.1], np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8), _SAME
-
-
-_SAME = np.array([[1.0, 0, 0], [0, 1.0, 0]])
-
-CHANGES: dict[str, Callable[[Image], tuple[Image, NDArray[np.float64]]]] = {
+CHANGES: dict[str, Change] = {
     "as taken": lambda image: (image, _SAME),
     "quarter turn": _turned(-90.0),
     "turned 30 deg": _turned(30.0),
     "half size": _scaled(0.5),
     "third size": _scaled(0.35),
-    "jpeg q30": _jpeg(30),
-    "warm light": _warm,
+    "jpeg q30": _pixels(_jpeg),
+    # tungsten light: blue down a quarter, red up a tenth
+    "warm light": _pixels(lambda image: image * np.array([0.75, 1.0, 1.1], np.float32)),
     "half as bright": _levels(lambda v: v * 0.5),
     "dim (x0.3)": _levels(lambda v: v * 0.3),
     "overexposed": _levels(lambda v: 255 * (v / 255) ** 0.5),
-    "sensor noise 8": _noisy(8.0),
-    "blur 1.5 px": _blurred(1.5),
-    "blur 2.5 px": _blurred(2.5),
+    "sensor noise 8": _pixels(_noise),
+    "blur 1.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5)),
+    "blur 2.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 2.5)),
     "haze (60 %)": _levels(lambda v: v * 0.6 + 255 * 0.4),
 }
-"""Each change by name: it returns the changed image and the 2 x 3 affine matrix that
-takes the photo's pixels to the changed image's (where the labelled boxes go)."""
+"""Each change by name (see :data:`Change`)."""
 
 
 def moved_box(box: tuple[int, int, int, int], matrix: NDArray[np.float64],

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.bench import Detector, reason_key, timed_detect
 from vision.photos import FOLDERS, LabelledCard, Photo, load_photos, missing_reason
@@ -131,10 +132,17 @@ class PhotoTally:
         return self.right + self.wrong + self.off_box
 
 
+Change = Callable[[NDArray[np.uint8], Sequence[LabelledCard]],
+                  tuple[NDArray[np.uint8], Sequence[LabelledCard]]]
+"""A photo and its labelled cards as another set-up would show them
+(:func:`vision.photo_changes.changed`)."""
+
+
 def run_photos(photos: Sequence[Photo], recognizer: Detector | None = None,
-               repeat: int = 1) -> dict[str, PhotoTally]:
+               repeat: int = 1, change: Change | None = None) -> dict[str, PhotoTally]:
     """Score ``recognizer`` (the standard deck's by default) on ``photos``: one tally per
-    folder, in :data:`~vision.photos.FOLDERS` order first, then :data:`ALL`.
+    folder, in :data:`~vision.photos.FOLDERS` order first, then :data:`ALL`; each photo
+    first changed by ``change``, where given.
 
     Each image is recognised ``repeat`` times and its least CPU and wall time kept, as
     :func:`vision.bench.run` does; the cards are those of the first pass."""
@@ -151,11 +159,14 @@ def run_photos(photos: Sequence[Photo], recognizer: Detector | None = None,
             rec.detect(photos[0].read())
         for photo in photos:
             image = photo.read()
+            cards: Sequence[LabelledCard] = photo.cards
+            if change is not None:
+                image, cards = change(image, cards)
             dets, wall, cpu = timed_detect(rec, image, repeat)
-            score = score_photo(photo.cards, dets)
+            score = score_photo(cards, dets)
             size = (image.shape[1], image.shape[0])
             for key in (photo.folder, ALL):
-                tallies[key].add(len(photo.cards), score, size, wall, cpu)
+                tallies[key].add(len(cards), score, size, wall, cpu)
     finally:
         cv2.setNumThreads(threads)
     return tallies
