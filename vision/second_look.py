@@ -58,7 +58,7 @@ def cards_round_panel(image: Image, panel: NDArray[np.floating],
 
 def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
                    settings: DetectorSettings, low: float, blur: int = 5,
-                   ) -> list[tuple[NDArray[np.int32], Quad]]:
+                   high: float = EDGE_HIGH) -> list[tuple[NDArray[np.int32], Quad]]:
     """Card-shaped outlines (contour and rough quad, in image pixels) found by a second,
     more sensitive look at the edges in ``quad`` grown ``reach`` times about its centre
     (``low``: Canny's lower threshold as a fraction of the median brightness there).
@@ -74,7 +74,7 @@ def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
     gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
     smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
     med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
-    edges = cv2.Canny(smooth, max(8.0, low * med), max(24.0, EDGE_HIGH * med), L2gradient=True)
+    edges = cv2.Canny(smooth, max(8.0, low * med), max(16.0, high * med), L2gradient=True)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     out = []
@@ -139,10 +139,10 @@ def cards_left_open(gray: Image, outlines: list[NDArray[np.int32]], kept: list[Q
         looked.append(q)
         # noise breaks a faint side's edge into pieces; smoothing more may join them
         # (or blur a corner away), so the usual smoothing is tried first
-        for blur in OPEN_LOOK_BLURS:
+        for blur, high in OPEN_LOOKS:
             near = [(_iou(rough, q), c, rough) for c, rough in
                     _outlines_near(gray, q, OPEN_REACH, 0.7 * cv2.arcLength(q, True), settings,
-                                   OPEN_LOOK_LOW, blur)]
+                                   OPEN_LOOK_LOW, blur, high)]
             iou, c, rough = max(near, key=lambda t: t[0], default=(0.0, hull, q))
             if (iou >= 0.7 and cv2.contourArea(rough) >= smallest
                     and not _explained(rough, others + cards)):
@@ -163,5 +163,6 @@ OPEN_LEAST_SIZE = 0.5
 MAX_OPEN_LOOKS = 4
 """Most hulls looked at again in one frame (overlapping cards and hands leave many)."""
 
-OPEN_LOOK_BLURS = (5, 7)
-"""Gaussian smoothing kernels tried, in turn, when looking again round a hull."""
+OPEN_LOOKS = ((5, EDGE_HIGH), (7, EDGE_HIGH), (5, 0.15))
+"""Gaussian smoothing kernel and Canny's upper threshold (of the median brightness) tried,
+in turn, when looking again round a hull."""

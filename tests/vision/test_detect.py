@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.second_look as second_look
 from vision.bench import PUBLISHED, bench_designs, conditions_for
 from vision.detect import (
     DetectorSettings,
@@ -21,6 +22,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
+from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer, _one_index_covered, pushed
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
 from vision.second_look import cards_left_open, cards_round_panel
@@ -184,6 +186,36 @@ def test_a_card_shaped_hull_on_a_bare_table_is_not_a_card() -> None:
     # an outline inside a card already found is that card's print, not another card
     card = np.array([[600, 300], [690, 300], [690, 425], [600, 425]], np.float32)
     assert cards_left_open(gray, [sides], [card], settings) == []
+
+
+def test_a_blurred_light_card_on_a_light_table_is_found_by_a_fainter_look(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a camera out of focus (2.5 px): a light card's sides on a light table are graded
+    # over several pixels, under the upper edge threshold of the frame and of the usual
+    # second look; where a card-shaped hull is there, a fainter look closes the outline
+    image = np.full((480, 640), 165, np.float32)
+    cv2.rectangle(image, (220, 100), (419, 379), 195, -1)
+    gray = np.asarray(np.clip(cv2.GaussianBlur(image, (0, 0), 2.5), 0, 255), np.uint8)
+    sides = np.array([[[220 + x, 100]] for x in range(200)]
+                     + [[[419, 100 + y]] for y in range(280)]
+                     + [[[419 - x, 379]] for x in range(200)], np.int32)
+    card = np.array([[220, 100], [419, 100], [419, 379], [220, 379]], np.float32)
+    found = cards_left_open(gray, [sides], [], DetectorSettings())
+    assert len(found) == 1 and quad_iou(found[0], card) > 0.95
+    # nothing on the table: the fainter look finds nothing either
+    bare = np.asarray(cv2.GaussianBlur(np.full((480, 640), 165, np.uint8), (0, 0), 2.5), np.uint8)
+    assert cards_left_open(bare, [sides], [], DetectorSettings()) == []
+    monkeypatch.setattr(second_look, "OPEN_LOOKS", second_look.OPEN_LOOKS[:-1])
+    assert cards_left_open(gray, [sides], [], DetectorSettings()) == []
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_a_blurred_real_photo_of_a_card_on_a_light_table_is_read() -> None:
+    # a webcam photo of a seven of clubs on a light grey sheet, blurred as an unfocused
+    # camera would: no edge of the frame's first look goes round it
+    photo = next(p for p in load_photos() if p.name == "wmcnicho/test11.jpg")
+    image = np.asarray(cv2.GaussianBlur(photo.read(), (0, 0), 2.5), np.uint8)
+    assert [d.card for d in Recognizer("standard").detect(image)] == ["7C"]
 
 
 def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
