@@ -29,8 +29,8 @@ from vision.photos import LabelledCard
 
 Image = NDArray[np.uint8]
 Change = Callable[[Image], tuple[Image, NDArray[np.float64]]]
-"""A change: the changed image, and the 2 x 3 affine matrix that takes the photo's pixels
-to the changed image's (where the labelled boxes go)."""
+"""A change: the changed image, and the 2 x 3 affine (or 3 x 3 perspective) matrix that
+takes the photo's pixels to the changed image's (where the labelled boxes go)."""
 
 _SAME = np.array([[1.0, 0, 0], [0, 1.0, 0]])
 
@@ -65,6 +65,31 @@ def _scaled(factor: float) -> Change:
     return scale
 
 
+def _tilted(degrees: float) -> Change:
+    """Seen by the same camera pitched ``degrees`` further from overhead: the table's far
+    side smaller, the near side larger (the homography K R K^-1 of a camera turned about
+    its centre; a focal length of the frame's longer side, a 53-degree view), the canvas
+    fitted round all of it (edges repeated)."""
+
+    def tilt(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        h, w = image.shape[:2]
+        f = float(max(w, h))
+        k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+        a = np.radians(-degrees)  # (the top of the frame tips away)
+        r = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+        m = k @ r @ np.linalg.inv(k)
+        corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+        moved = cv2.perspectiveTransform(corners, m)[0]
+        lo, hi = moved.min(axis=0), moved.max(axis=0)
+        m = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ m
+        size = (round(float(hi[0] - lo[0])), round(float(hi[1] - lo[1])))
+        out = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(out, np.uint8), m
+
+    return tilt
+
+
 def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]]) -> Change:
     """A change of each pixel's level alone (the same for every channel)."""
     lut = np.clip(table(np.arange(256, dtype=np.float32)), 0, 255).astype(np.uint8)
@@ -87,6 +112,8 @@ CHANGES: dict[str, Change] = {
     "as taken": lambda image: (image, _SAME),
     "quarter turn": _turned(-90.0),
     "turned 30 deg": _turned(30.0),
+    "tilted 20 deg": _tilted(20.0),
+    "tilted 35 deg": _tilted(35.0),
     "half size": _scaled(0.5),
     "third size": _scaled(0.35),
     "jpeg q30": _pixels(_jpeg),
@@ -105,14 +132,19 @@ CHANGES: dict[str, Change] = {
 
 def moved_box(box: tuple[int, int, int, int], matrix: NDArray[np.float64],
               ) -> tuple[int, int, int, int]:
-    """The axis-aligned box round ``box``'s corners moved by ``matrix`` (2 x 3 affine).
+    """The axis-aligned box round ``box``'s corners moved by ``matrix`` (2 x 3 affine, or
+    3 x 3 perspective).
 
     >>> moved_box((10, 20, 30, 40), np.array([[2.0, 0, 1], [0, 2.0, 0]]))
     (21, 40, 61, 80)
+    >>> moved_box((10, 20, 30, 40), np.array([[2.0, 0, 1], [0, 2.0, 0], [0, 0, 2.0]]))
+    (10, 20, 30, 40)
     """
     x0, y0, x1, y1 = box
     corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64)
     moved = corners @ matrix.T
+    if matrix.shape[0] == 3:
+        moved = moved[:, :2] / moved[:, 2:]
     lo, hi = moved.min(axis=0), moved.max(axis=0)
     return (round(float(lo[0])), round(float(lo[1])), round(float(hi[0])), round(float(hi[1])))
 

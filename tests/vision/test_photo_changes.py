@@ -24,7 +24,7 @@ def _labelled_scene() -> tuple[np.ndarray, tuple[LabelledCard, ...]]:
     return scene.image, cards
 
 
-@pytest.mark.parametrize("change", ["quarter turn", "turned 30 deg", "half size"])
+@pytest.mark.parametrize("change", ["quarter turn", "turned 30 deg", "tilted 35 deg", "half size"])
 def test_a_changed_photos_cards_are_read_inside_their_moved_boxes(change: str) -> None:
     image, cards = _labelled_scene()
     rec = Recognizer("standard")
@@ -48,3 +48,18 @@ def test_an_unknown_change_names_the_changes_there_are() -> None:
     with pytest.raises(ValueError, match="expected one of as taken, quarter turn"):
         changed(np.zeros((4, 4, 3), np.uint8), (), "sepia")
     assert "haze (60 %)" in CHANGES
+
+
+def test_a_tilted_view_shrinks_the_far_side_and_grows_the_near_side() -> None:
+    # a camera pitched away from overhead: of two equal boxes, the one at the frame's far
+    # (top) edge comes out smaller than the one at its near (bottom) edge
+    image = np.zeros((300, 400, 3), np.uint8)
+    far, near = LabelledCard("AS", (150, 10, 250, 60)), LabelledCard("KH", (150, 240, 250, 290))
+    out, (far_moved, near_moved) = changed(image, (far, near), "tilted 20 deg")
+    assert out.dtype == np.uint8 and out.shape[1] > 0
+
+    def width(card: LabelledCard) -> int:
+        return card.box[2] - card.box[0]
+
+    assert width(far_moved) < 100 < width(near_moved)
+    assert far_moved.box[1] < near_moved.box[1]
