@@ -899,6 +899,22 @@ def test_a_small_courts_picture_does_not_back_one_corner_the_other_contradicts()
     assert backed is not None and backed.card == "JD"
 
 
+def test_a_small_courts_picture_does_not_back_one_corner_whose_suit_the_other_denies() -> None:
+    # a small king of spades: one corner's blotted index reads a jack of clubs surely, the
+    # other no rank, but a spade clearly; the picture shows a court, not which suit
+    jack = CornerReading("J", "C", 0.96, 0.98, True, 0)
+    picture = Field(3, 0, True)
+    th = Thresholds()
+    for suit_p, named in ((0.84, None), (0.35, None), (0.2, "JC")):
+        other = [CornerReading("6", "S", 0.0, suit_p, True, 1)]
+        backed = _one_corner_backed(jack, other, picture, th, overlapped=False)
+        assert (backed and backed.card) == named, suit_p
+    # a suit read in ink of the wrong colour for it is no reading of a suit
+    red = [CornerReading("6", "H", 0.0, 0.9, False, 1)]
+    backed = _one_corner_backed(jack, red, picture, th, overlapped=False)
+    assert backed is not None and backed.card == "JC"
+
+
 def _read_only_faintly(card: str) -> Callable[..., Reading]:
     """A stand-in for the reader's one pass (``standard._identify``) that reads ``card``
     only at the fainter ink level, in both corners, and nothing at the usual ones."""
