@@ -163,6 +163,26 @@ def test_a_guess_never_overrules_a_card_already_named(monkeypatch: pytest.Monkey
     assert [d.card for d in seen] == ["9C"] and quad_iou(seen[0].quad, card) > 0.95
 
 
+@pytest.mark.parametrize(("size", "named"), [(1.0, True), (1.15, True), (1.6, False),
+                                             (0.6, False)])
+def test_a_guess_is_read_only_about_the_size_of_the_cards_named(
+        monkeypatch: pytest.MonkeyPatch, size: float, named: bool) -> None:
+    # one deck on the table: a guess at a card on a pile twice as large as the cards named
+    # (or under half their size) outlines two cards, or a corner's strokes, not a card
+    image = np.full((600, 900, 3), (40, 70, 30), np.uint8)
+    found = []
+    for centre, card in (((150, 150), "9C"), ((350, 150), "4H"), ((550, 150), "KS")):
+        quad = _card_at(centre, (120, 168), 0)
+        _placed(image, quad, card)
+        found.append(FoundCard(quad, [], False))
+    guess = _card_at((450, 420), (120 * size, 168 * size), 0)
+    _placed(image, guess, "7D")
+    detector_finds(monkeypatch, [*found, FoundCard(guess, [], True, guessed=True)])
+    seen = [d.card for d in Recognizer("standard").detect(image)]
+    assert seen[:3] == ["9C", "4H", "KS"]
+    assert ("7D" in seen) == named
+
+
 def test_garbage_and_blank_frames_give_no_guess_and_no_crash() -> None:
     rng = np.random.default_rng(3)
     for frame in (rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8),
