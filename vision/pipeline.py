@@ -45,14 +45,32 @@ GUESS_OVERLAP = 0.3
 """Overlap (IoU) of a guess at a card on a pile with a card found, above which the two are
 one card."""
 
-GUESS_SIZES = (0.5, 2.0)
-"""Least and most area of a guess at a card on a pile, in the median area of the cards
-named in the frame (with two or more named): one deck lies on the table, so a guess
-outside these is an outline round two cards, or a corner's few straight strokes, not a
-card. Rendered piles and hands (3,100 cards, seeds 66000-70049, cards 95-135 px wide in
-one frame): a jack named round itself and the nine under it (2.1 times the median) and a
-king named on a quarter-card of a hand (0.26) are not; read guesses lay at 0.64-1.69; the
-real photos, turned, tilted and smaller, unchanged."""
+GUESS_SIZES = (0.4, 2.0)
+"""Least and most area of a guess at a card on a pile, in the mean area of the two cards
+named nearest it: one deck lies on the table, and a camera's perspective changes a card's
+size only gradually across it, so a guess outside these is an outline round two cards,
+or a corner's few straight strokes, not a card. Rendered piles and hands (3,100 cards,
+seeds 66000-70059, cards 95-135 px wide in one frame): a jack named round itself and the
+nine under it (2.16 times) and a king named on a quarter-card of a hand (0.25) are not;
+read guesses lay at 0.43-1.85; the real photos, turned, tilted and smaller, unchanged."""
+
+
+def _sized_like_its_neighbours(quad: NDArray[np.float32], named: list[NDArray[np.float32]],
+                               ) -> bool:
+    """Whether ``quad`` is about the size of the two ``named`` cards nearest it
+    (:data:`GUESS_SIZES`; true where fewer than two are named).
+
+    >>> card = np.float32([[0, 0], [60, 0], [60, 84], [0, 84]])
+    >>> named = [card + 100, card + 200, card * 3 + 900]
+    >>> _sized_like_its_neighbours(card, named), _sized_like_its_neighbours(card * 2, named)
+    (True, False)
+    """
+    if len(named) < 2:
+        return True
+    centre = quad.mean(axis=0)
+    nearest = sorted(named, key=lambda q: float(np.hypot(*(q.mean(axis=0) - centre))))[:2]
+    ratio = cv2.contourArea(quad) / float(np.mean([cv2.contourArea(q) for q in nearest]))
+    return GUESS_SIZES[0] <= ratio <= GUESS_SIZES[1]
 
 MIN_SIDE_PX = 40.0
 """A standard card whose short sides are narrower than this (mean of the two, in image
@@ -387,9 +405,7 @@ class Recognizer:
         over = [k for k, d in enumerate(out) if quad_iou(d.quad, quad) > GUESS_OVERLAP]
         if any(out[k].card is not None for k in over):
             return
-        named = [cv2.contourArea(d.quad) for d in out if d.card is not None]
-        if len(named) >= 2 and not (GUESS_SIZES[0] <= cv2.contourArea(quad) / float(
-                np.median(named)) <= GUESS_SIZES[1]):
+        if not _sized_like_its_neighbours(quad, [d.quad for d in out if d.card is not None]):
             return
         if self.gallery is not None and _overlaps_another(
                 quad, [d.quad for d in out if d.card is not None],
