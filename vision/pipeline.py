@@ -72,6 +72,7 @@ def _sized_like_its_neighbours(quad: NDArray[np.float32], named: list[NDArray[np
     ratio = cv2.contourArea(quad) / float(np.mean([cv2.contourArea(q) for q in nearest]))
     return GUESS_SIZES[0] <= ratio <= GUESS_SIZES[1]
 
+
 MIN_SIDE_PX = 40.0
 """A standard card whose short sides are narrower than this (mean of the two, in image
 pixels) is reported as too small without being read: its corner index is a few pixels
