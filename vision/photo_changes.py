@@ -58,8 +58,12 @@ def _turned(degrees: float) -> Change:
 
 
 def _scaled(factor: float) -> Change:
+    """Smaller (a camera further away) or, enlarged smoothly (cubic), a photo of many
+    more pixels whose edges are no sharper: a phone's, soft at full size."""
+
     def scale(image: Image) -> tuple[Image, NDArray[np.float64]]:
-        out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        how = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+        out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=how)
         return np.asarray(out, np.uint8), np.array([[factor, 0, 0], [0, factor, 0]])
 
     return scale
@@ -116,6 +120,7 @@ CHANGES: dict[str, Change] = {
     "tilted 35 deg": _tilted(35.0),
     "half size": _scaled(0.5),
     "third size": _scaled(0.35),
+    "enlarged 4x (soft)": _scaled(4.0),
     "jpeg q30": _pixels(_jpeg),
     # tungsten light: blue down a quarter, red up a tenth
     "warm light": _pixels(lambda image: image * np.array([0.75, 1.0, 1.1], np.float32)),
