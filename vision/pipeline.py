@@ -80,9 +80,10 @@ table camera's is 1280 x 720). A phone's 12-megapixel photo grades a card's edge
 several of its pixels (lens, focus), which those thresholds take for no edge: the real
 photos enlarged 4 times read 175 of 196 cards whole, 183 shrunk to 2000 px (190 as taken),
 twice as fast; the webcam photos enlarged 6 times (3840 x 2880), 59 of 64 shrunk. Not
-smaller: shrunk to 1280 px the enlarged photos read 187, but small cards of a sharp
-3200 x 1800 frame (120-155 px) lose 3 of 48 (an earlier step's measure); frames up to
-2000 px, a 1920 x 1080 camera's among them, are looked at whole."""
+smaller: shrunk to 1280 px the enlarged photos read 187, but small cards of sharp
+rendered 3200 x 1800 frames (120-155 px, tilted, blurred a little) 88 of 96, where
+shrunk to 2000 px they read 95; frames up to 2000 px, a 1920 x 1080 camera's among
+them, are looked at whole."""
 
 MIN_SIDE_PX = 40.0
 """A standard card whose short sides are narrower than this (mean of the two, in image
