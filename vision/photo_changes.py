@@ -28,19 +28,19 @@ from numpy.typing import NDArray
 from vision.photos import LabelledCard
 
 Image = NDArray[np.uint8]
-Change = Callable[[Image], tuple[Image, NDArray[np.float64]]]
+ImageChange = Callable[[Image], tuple[Image, NDArray[np.float64]]]
 """A change: the changed image, and the 2 x 3 affine (or 3 x 3 perspective) matrix that
 takes the photo's pixels to the changed image's (where the labelled boxes go)."""
 
 _SAME = np.array([[1.0, 0, 0], [0, 1.0, 0]])
 
 
-def _pixels(change: Callable[[Image], NDArray[Any]]) -> Change:
+def _pixels(change: Callable[[Image], NDArray[Any]]) -> ImageChange:
     """A change of the pixels alone (the boxes stay where they are), clipped to 8 bits."""
     return lambda image: (np.clip(change(image), 0, 255).astype(np.uint8), _SAME)
 
 
-def _turned(degrees: float) -> Change:
+def _turned(degrees: float) -> ImageChange:
     """Turned about its centre, the canvas grown to hold all of it (edges repeated)."""
 
     def turn(image: Image) -> tuple[Image, NDArray[np.float64]]:
@@ -57,7 +57,7 @@ def _turned(degrees: float) -> Change:
     return turn
 
 
-def _scaled(factor: float) -> Change:
+def _scaled(factor: float) -> ImageChange:
     """Smaller (a camera further away) or, enlarged smoothly (cubic), a photo of many
     more pixels whose edges are no sharper: a phone's, soft at full size."""
 
@@ -69,7 +69,7 @@ def _scaled(factor: float) -> Change:
     return scale
 
 
-def _tilted(degrees: float) -> Change:
+def _tilted(degrees: float) -> ImageChange:
     """Seen by the same camera pitched ``degrees`` further from overhead: the table's far
     side smaller, the near side larger (the homography K R K^-1 of a camera turned about
     its centre; a focal length of the frame's longer side, a 53-degree view), the canvas
@@ -94,7 +94,7 @@ def _tilted(degrees: float) -> Change:
     return tilt
 
 
-def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]]) -> Change:
+def _levels(table: Callable[[NDArray[np.float32]], NDArray[Any]]) -> ImageChange:
     """A change of each pixel's level alone (the same for every channel)."""
     lut = np.clip(table(np.arange(256, dtype=np.float32)), 0, 255).astype(np.uint8)
     return _pixels(lambda image: cv2.LUT(image, lut))
@@ -112,7 +112,7 @@ def _noise(image: Image, sigma: float = 8.0) -> NDArray[np.float32]:
     return image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
 
 
-CHANGES: dict[str, Change] = {
+CHANGES: dict[str, ImageChange] = {
     "as taken": lambda image: (image, _SAME),
     "quarter turn": _turned(-90.0),
     "turned 30 deg": _turned(30.0),
@@ -132,7 +132,7 @@ CHANGES: dict[str, Change] = {
     "blur 2.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 2.5)),
     "haze (60 %)": _levels(lambda v: v * 0.6 + 255 * 0.4),
 }
-"""Each change by name (see :data:`Change`)."""
+"""Each change by name (see :data:`ImageChange`)."""
 
 
 def moved_box(box: tuple[int, int, int, int], matrix: NDArray[np.float64],

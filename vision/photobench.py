@@ -132,14 +132,14 @@ class PhotoTally:
         return self.right + self.wrong + self.off_box
 
 
-Change = Callable[[NDArray[np.uint8], Sequence[LabelledCard]],
-                  tuple[NDArray[np.uint8], Sequence[LabelledCard]]]
+PhotoChange = Callable[[NDArray[np.uint8], Sequence[LabelledCard]],
+                       tuple[NDArray[np.uint8], Sequence[LabelledCard]]]
 """A photo and its labelled cards as another set-up would show them
 (:func:`vision.photo_changes.changed`)."""
 
 
 def run_photos(photos: Sequence[Photo], recognizer: Detector | None = None,
-               repeat: int = 1, change: Change | None = None) -> dict[str, PhotoTally]:
+               repeat: int = 1, change: PhotoChange | None = None) -> dict[str, PhotoTally]:
     """Score ``recognizer`` (the standard deck's by default) on ``photos``: one tally per
     folder, in :data:`~vision.photos.FOLDERS` order first, then :data:`ALL`; each photo
     first changed by ``change``, where given.

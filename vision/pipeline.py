@@ -432,10 +432,11 @@ class Recognizer:
         over = [k for k, d in enumerate(out) if quad_iou(d.quad, quad) > GUESS_OVERLAP]
         if any(out[k].card is not None for k in over):
             return
-        if not _sized_like_its_neighbours(quad, [d.quad for d in out if d.card is not None]):
+        named = [d.quad for d in out if d.card is not None]
+        if not _sized_like_its_neighbours(quad, named):
             return
         if self.gallery is not None and _overlaps_another(
-                quad, [d.quad for d in out if d.card is not None],
+                quad, named,
                 GUESS_COVERED if self.gallery.near_twins else GUESS_COVERED_NO_TWINS):
             # part of a taught card under another may be what tells it from its near
             # twins (a star apart): its reading cannot say what it does not see
