@@ -8,9 +8,7 @@ parts and darkens them. The pipeline asks this only once nothing else has named 
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-
+from vision.blurred_suits import unsharp_masked
 from vision.readings import Reading
 from vision.standard import _FAINT_RETRY, Image, _identify, _looks_of
 from vision.thresholds import Thresholds
@@ -34,8 +32,6 @@ def read_sharpened(first: Reading, card: Image, card_px: float | None = None,
     if first.card is not None or first.reason not in _FAINT_RETRY or (
             card_px is not None and card_px < th.small_card_px):
         return first
-    amount, sigma = SHARPENING
-    blurred = cv2.GaussianBlur(card, (0, 0), sigma)
-    sharp = np.asarray(cv2.addWeighted(card, 1 + amount, blurred, -amount, 0), np.uint8)
+    sharp = unsharp_masked(card, *SHARPENING)
     again = _identify(sharp, th, _looks_of(sharp, th), both_corners=True, overlapped=overlapped)
     return again if again.card is not None else first

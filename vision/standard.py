@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blurred_suits import suit_read_sharpened
 from vision.decks import BLACK_SUITS, FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
@@ -460,7 +461,9 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     read its rank in the other black suit nearly as well (:attr:`CornerReading.suit_rival`)
     and the pips do not show its suit: a spade blurred 2-3 px is read as a club surely in
     one corner and torn between the two in the other. 34 designs' clubs and spades blurred
-    0-3 px (5,304 reads): wrong 59 -> 52, read 4,663 -> 4,660; unchanged unblurred."""
+    0-3 px (5,304 reads): wrong 59 -> 52, read 4,663 -> 4,660; unchanged unblurred. A
+    blurred index read surely as the other black suit is read again sharpened
+    (:func:`vision.blurred_suits.suit_read_sharpened`)."""
     named = _identify_once(card, th, looks, both_corners, small, overlapped, by_pips, faint)
     if named.card is None or named.card[-1] not in BLACK_SUITS:
         return named
@@ -469,7 +472,8 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         field = looks.fields(_reach(readings, th.agreeing_glyph))
         if (field.suit or field.pooled_suit) != named.card[-1]:
             return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
-    return named
+    return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
+        seen, th, small=small, across=not both_corners, faint=faint)[0], th)
 
 
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,

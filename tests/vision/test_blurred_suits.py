@@ -1,0 +1,77 @@
+"""A spade or a club read in a blurred index is read again sharpened (vision.blurred_suits)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.blurred_suits import BLURRED_INDEX, index_blur, suit_read_sharpened
+from vision.photos import load_photos, missing_reason
+from vision.pipeline import Recognizer
+from vision.readings import CornerReading, Reading
+from vision.thresholds import Thresholds
+
+
+def _card(blur: float) -> np.ndarray:
+    """A light card with a dark index glyph in each corner, blurred ``blur`` pixels."""
+    card = np.full((280, 200, 3), 235, np.uint8)
+    card[12:40, 8:24] = 25
+    card[240:268, 176:192] = 25
+    return card if blur == 0 else np.asarray(cv2.GaussianBlur(card, (0, 0), blur), np.uint8)
+
+
+def _corner(card: str, corner: int, suit_p: float = 0.95) -> CornerReading:
+    return CornerReading(card[:-1], card[-1], 1.0, suit_p, True, corner, (30, 48))
+
+
+def test_an_index_measures_about_as_blurred_as_it_was_made() -> None:
+    measured = [index_blur(_card(blur), _corner("7S", 1)) for blur in (0.0, 1.5, 2.5, 3.5)]
+    assert measured == sorted(measured)
+    assert measured[0] < BLURRED_INDEX < measured[2]
+    assert abs(measured[3] - 3.5) < 0.4
+
+
+def test_a_blurred_black_card_takes_the_suit_both_sharpened_corners_read() -> None:
+    th = Thresholds()
+    named = Reading("6C", 0.9)
+    clubs = [_corner("6C", 0), _corner("6C", 1)]
+    looked: list[np.ndarray] = []
+
+    def sharpened_reads(*cards: str) -> Callable[[np.ndarray], list[CornerReading]]:
+        def read_again(seen: np.ndarray) -> list[CornerReading]:
+            looked.append(seen)
+            return [_corner(card, corner, 0.97) for corner, card in enumerate(cards)]
+        return read_again
+
+    blurred = _card(2.5)
+    assert suit_read_sharpened(named, blurred, clubs, sharpened_reads("6S", "6S"), th) == (
+        Reading("6S", 0.97))
+    # the sharpened image is sharper than the blurred one it was made from
+    assert index_blur(looked[-1], clubs[0]) < index_blur(blurred, clubs[0])
+    # one sharpened corner, or one read as another rank, is not enough
+    for one in (("6S", "6C"), ("6S",), ("6S", "5S")):
+        assert suit_read_sharpened(named, blurred, clubs, sharpened_reads(*one), th) == named
+    # a sharp index is not read again
+    looked.clear()
+    assert suit_read_sharpened(named, _card(0), clubs, sharpened_reads("6S", "6S"), th) == named
+    assert looked == []
+    # corners torn between the two suits were weighed when the card was named
+    torn = [_corner("6C", 0), _corner("6S", 1)]
+    assert suit_read_sharpened(named, blurred, torn, sharpened_reads("6S", "6S"), th) == named
+    # a red card is never read again
+    hearts = Reading("6H", 0.9)
+    assert suit_read_sharpened(hearts, blurred, clubs, sharpened_reads("6S", "6S"), th) == hearts
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+@pytest.mark.parametrize(("name", "card"), [("wmcnicho/test13.jpg", "6S"),
+                                            ("wmcnicho/test9.jpg", "7S")])
+def test_a_real_spade_blurred_as_an_unfocused_webcam_would_is_no_club(
+        name: str, card: str) -> None:
+    # a 640 x 480 webcam photo blurred 2.5 px: both corners and the pips read a club
+    photo = next(p for p in load_photos() if p.name == name)
+    image = np.asarray(cv2.GaussianBlur(photo.read(), (0, 0), 2.5), np.uint8)
+    assert [d.card for d in Recognizer("standard").detect(image)] == [card]
