@@ -31,7 +31,7 @@ from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
 from vision.refusal import Refusal
-from vision.second_look import cards_round_panel
+from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
 from vision.standard import identify_standard
 from vision.thresholds import Thresholds
@@ -385,6 +385,10 @@ class Recognizer:
                 card, score, _ = self._read_quad(image, q, overlapped=False, retry=False)
             if card is None and reason is not Refusal.TOO_SMALL and not found.overlapped:
                 (card, score, reason), q = self._read_snapped(image, q, (card, score, reason))
+            if (card is None and reason is Refusal.INDEX_NOT_FOUND and not found.overlapped
+                    and self.gallery is None):
+                (card, score, reason), q = self._read_round_print(image, q,
+                                                                  (card, score, reason))
             if card is None and self.gallery is not None:
                 for group in self._taught_guesses(image, q, found.alternates):
                     reads = [(self._read_quad(image, guess), guess) for guess in group]
@@ -423,6 +427,21 @@ class Recognizer:
             return first, quad
         again = self._read_quad(image, snapped)
         return (again, snapped) if again[0] is not None else (first, quad)
+
+    def _read_round_print(self, image: Image, quad: NDArray[np.float32],
+                          first: tuple[str | None, float, Refusal | None],
+                          ) -> tuple[tuple[str | None, float, Refusal | None],
+                                     NDArray[np.float32]]:
+        """A card whose outline showed no index, read in the outline of the card it may be
+        a panel printed on (:func:`vision.second_look.card_round_print`): the reading and
+        outline that named it, else ``first`` and ``quad``. The real photos in haze: 173 ->
+        179 of 196 read; a third as bright 185 -> 188; rendered frames unchanged."""
+        around = card_round_print(image, quad, self.settings)
+        if around is None:
+            return first, quad
+        card = portrait(around)
+        again = self._read_quad(image, card)
+        return (again, card) if again[0] is not None else (first, quad)
 
     def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],
                        out: list[Detection]) -> None:

@@ -4,7 +4,8 @@ A light card on a light table can show only its shadowed sides, or only a panel
 printed on it, to the edge thresholds of the whole frame; lower thresholds everywhere
 would merge small cards with their shadows. So only such places are looked at again:
 round a card-shaped hull that no card found explains (:func:`cards_left_open`), and
-round a panel that could not be read as a card (:func:`cards_round_panel`).
+round a panel that could not be read as a card (:func:`cards_round_panel`,
+:func:`card_round_print`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,55 @@ def cards_round_panel(image: Image, panel: NDArray[np.floating],
             found.append((cv2.contourArea(q), _refined(contour, q)))
     found.sort(key=lambda t: -t[0])  # the card before a printed band round the panel
     return [q for _, q in found]
+
+
+def card_round_print(image: Image, quad: Quad, settings: DetectorSettings) -> Quad | None:
+    """The card that ``quad``, an outline whose index could not be found, may be printed
+    on: the hull of the faint edges round it, or ``None``.
+
+    In haze, or overexposed, a light card's sides on a light table are a few grey levels
+    from it, and the frame's edges outline only the panel printed round its pips, whose
+    own corners have no index. A fainter look round the panel finds the card's sides,
+    but broken where a rounded corner or an index touching the edge meets them, so no
+    contour closes: the convex hull of the long edges there, the panel's own left out,
+    outlines the card (:func:`cards_round_panel` needs a closed one)."""
+    h, w = image.shape[:2]
+    centre = quad.mean(axis=0)
+    region = centre + (quad - centre) * ROUND_PRINT_REACH
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
+    roi = image[y0:y1, x0:x1]
+    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    faint = ROUND_PRINT_FAINT * _median(np.asarray(smooth, np.uint8))
+    edges = cv2.Canny(smooth, max(8.0, faint), max(16.0, faint), L2gradient=True)
+    # the panel's own sides, and what is printed in it, are no side of the card
+    panel = centre + (quad - centre) * 1.08 - np.array([x0, y0], np.float32)
+    cv2.fillConvexPoly(edges, np.round(panel).astype(np.int32), 0)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
+    shortest = 0.5 * float(min(np.linalg.norm(quad[1] - quad[0]),
+                               np.linalg.norm(quad[2] - quad[1])))
+    # (specks of the table's grain, a glyph of the index: too short for a side)
+    long = [i for i in range(1, count) if max(stats[i, 2], stats[i, 3]) >= shortest]
+    if not long:
+        return None
+    ys, xs = np.nonzero(np.isin(labels, long))
+    hull = np.asarray(cv2.convexHull(np.column_stack([xs + x0, ys + y0]).astype(np.int32)),
+                      np.int32)
+    card = quad_from_contour(hull, settings, float(h * w), refine=False)
+    if card is None or _on_frame(card, w, h) or not _print_on(quad, card):
+        return None
+    return card
+
+
+ROUND_PRINT_REACH = 2.3
+"""How far round an outline without an index :func:`card_round_print` looks (times its
+size): a panel may be a fifth of its card (:data:`vision.detect.SMALL_PANEL`)."""
+
+ROUND_PRINT_FAINT = 0.15
+"""Canny's thresholds, both (of the median brightness there), when looking round an
+outline without an index for the card it is printed on: a hazy card's side is a step of
+15-20 grey levels."""
 
 
 def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,

@@ -25,7 +25,7 @@ from vision.enrolled import Gallery
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer, _one_index_covered, pushed
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
-from vision.second_look import cards_left_open, cards_round_panel
+from vision.second_look import card_round_print, cards_left_open, cards_round_panel
 from vision.standard import identify_standard
 
 
@@ -216,6 +216,42 @@ def test_a_blurred_real_photo_of_a_card_on_a_light_table_is_read() -> None:
     photo = next(p for p in load_photos() if p.name == "wmcnicho/test11.jpg")
     image = np.asarray(cv2.GaussianBlur(photo.read(), (0, 0), 2.5), np.uint8)
     assert [d.card for d in Recognizer("standard").detect(image)] == ["7C"]
+
+
+def _hazy_framed_card(gap: bool = True, card_on_table: bool = True) -> np.ndarray:
+    """A light card on a light grey table in haze, its sides 16 grey levels from the
+    table, a dark frame printed round its pips (a fifth of it), a gap in its left side
+    where a pale corner meets it."""
+    image = np.full((480, 640), 168, np.uint8)
+    if card_on_table:
+        cv2.rectangle(image, (210, 65), (412, 365), 184, -1)
+        if gap:
+            image[300:365, 208:214] = 168  # the side fades into the table
+            image[300:365, 214:218] = 176
+    cv2.rectangle(image, (262, 126), (360, 297), 110, 2)
+    cv2.putText(image, "2", (228, 105), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 150, 3)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), np.uint8)
+
+
+def test_a_hazy_card_is_found_round_the_panel_printed_on_it() -> None:
+    panel = np.array([[262, 126], [360, 126], [360, 297], [262, 297]], np.float32)
+    card = np.array([[210, 65], [412, 65], [412, 365], [210, 365]], np.float32)
+    settings = DetectorSettings()
+    # the card's sides are broken: no contour round the panel closes
+    assert cards_round_panel(_hazy_framed_card(), panel, settings) == []
+    found = card_round_print(_hazy_framed_card(), panel, settings)
+    assert found is not None and quad_iou(found, card) > 0.9
+    # a frame on the bare table is no card's panel
+    assert card_round_print(_hazy_framed_card(card_on_table=False), panel, settings) is None
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_a_real_photo_in_haze_is_read_round_the_panel_printed_on_the_card() -> None:
+    # a webcam photo of a two of hearts with a frame round its pips, at 60 % contrast:
+    # the frame's edges outline only the frame
+    photo = next(p for p in load_photos() if p.name == "wmcnicho/test30.jpg")
+    image = np.asarray(np.clip(photo.read() * 0.6 + 102, 0, 255), np.uint8)
+    assert [d.card for d in Recognizer("standard").detect(image)] == ["2H"]
 
 
 def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
