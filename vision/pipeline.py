@@ -387,8 +387,8 @@ class Recognizer:
                 (card, score, reason), q = self._read_snapped(image, q, (card, score, reason))
             if (card is None and reason is Refusal.INDEX_NOT_FOUND and not found.overlapped
                     and self.gallery is None):
-                (card, score, reason), q = self._read_round_print(image, q,
-                                                                  (card, score, reason))
+                (card, score, reason), q = self._read_round_print(image, q, (card, score, reason), [
+                    f.quad for f in everything if f is not found and not f.guessed])
             if card is None and self.gallery is not None:
                 for group in self._taught_guesses(image, q, found.alternates):
                     reads = [(self._read_quad(image, guess), guess) for guess in group]
@@ -430,14 +430,18 @@ class Recognizer:
 
     def _read_round_print(self, image: Image, quad: NDArray[np.float32],
                           first: tuple[str | None, float, Refusal | None],
+                          others: list[NDArray[np.float32]],
                           ) -> tuple[tuple[str | None, float, Refusal | None],
                                      NDArray[np.float32]]:
         """A card whose outline showed no index, read in the outline of the card it may be
         a panel printed on (:func:`vision.second_look.card_round_print`): the reading and
-        outline that named it, else ``first`` and ``quad``. The real photos in haze: 173 ->
-        179 of 196 read; a third as bright 185 -> 188; rendered frames unchanged."""
+        outline that named it, else ``first`` and ``quad``. Not an outline over ``others``
+        (the other cards found, not guessed): on a pile, the edges round a court's picture are
+        other cards' too, and their hull is no card (a QH named in an outline round it and
+        the card beside it). The real photos in haze: 173 -> 179 of 196 read; a third as
+        bright 185 -> 188; rendered frames unchanged."""
         around = card_round_print(image, quad, self.settings)
-        if around is None:
+        if around is None or _overlaps_another(around, others):
             return first, quad
         card = portrait(around)
         again = self._read_quad(image, card)

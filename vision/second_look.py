@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from vision.detect import (
     EDGE_HIGH,
     LARGE_CARD,
+    SMALL_PANEL,
     DetectorSettings,
     Image,
     Quad,
@@ -91,7 +92,9 @@ def card_round_print(image: Image, quad: Quad, settings: DetectorSettings) -> Qu
     hull = np.asarray(cv2.convexHull(np.column_stack([xs + x0, ys + y0]).astype(np.int32)),
                       np.int32)
     card = quad_from_contour(hull, settings, float(h * w), refine=False)
-    if card is None or _on_frame(card, w, h) or not _print_on(quad, card):
+    # (square to the card, with a border on every side: the hull of two cards' edges round
+    # a court's picture on a pile lies askew to it)
+    if card is None or _on_frame(card, w, h) or not _panel_of(quad, card, SMALL_PANEL):
         return None
     return card
 

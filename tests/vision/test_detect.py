@@ -243,6 +243,11 @@ def test_a_hazy_card_is_found_round_the_panel_printed_on_it() -> None:
     assert found is not None and quad_iou(found, card) > 0.9
     # a frame on the bare table is no card's panel
     assert card_round_print(_hazy_framed_card(card_on_table=False), panel, settings) is None
+    # nor is an outline under a fifth of the hull round it (on a pile, a court's picture
+    # and the hull of its own card's edges and its neighbours')
+    centre = panel.mean(axis=0)
+    small = np.asarray(centre + (panel - centre) * 0.8, np.float32)
+    assert card_round_print(_hazy_framed_card(), small, settings) is None
 
 
 @pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
