@@ -6,6 +6,13 @@ spades blurred 2.5 px were named clubs). An unsharp mask gives the shape back: t
 corners read sharpened named the suit of every one of them, and of the blurred clubs
 too. So a black card whose index is blurred (:func:`index_blur`) is read again sharpened,
 and the suit the sharpened corners agree on is the card's (:func:`suit_read_sharpened`).
+
+Measured: the real photos blurred 2.5 px, 4 spades named clubs made right, nothing else
+changed; 34 published designs' black cards alone, blurred 2-3 px, 5 made right and 1
+made wrong; rendered published designs under the benchmark's blur, noise and JPEG (480
+scenes), 1 made wrong (a JC that both corners read surely, and sharpened surely a JS),
+none made right. Sharpening is no oracle: it is asked only where the index is blurred
+and both corners are sure of the one suit.
 """
 
 from __future__ import annotations
@@ -77,15 +84,24 @@ def index_blur(card: Image, reading: CornerReading) -> float:
     >>> round(index_blur(cv2.GaussianBlur(card, (0, 0), 2.5), index), 1)
     2.6
     """
-    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    if reading.corner == 1:  # the bottom-right corner's index is printed upside down
-        grey = grey[::-1, ::-1]
-    width, height = reading.extent
-    window = np.ascontiguousarray(grey[:max(height, 8), :max(width, 8)])
-    step = float(np.percentile(window, 95) - np.percentile(window, 2))
+    width, height = max(reading.extent[0], 8), max(reading.extent[1], 8)
+    # (the bottom-right corner's index is printed upside down)
+    corner = card[:height, :width] if reading.corner == 0 else card[::-1, ::-1][:height, :width]
+    window = cv2.cvtColor(np.ascontiguousarray(corner), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    paper, ink = _ranked(window, (0.95, 0.02))
     slope = np.hypot(cv2.Sobel(window, cv2.CV_32F, 1, 0), cv2.Sobel(window, cv2.CV_32F, 0, 1))
-    steepest = float(np.percentile(slope, 99.5)) / 8  # (the 3x3 Sobel weighs 8 times)
-    return step / (math.sqrt(2 * math.pi) * max(steepest, 1e-3))
+    (steepest,) = _ranked(slope, (0.995,))
+    # (the 3x3 Sobel weighs a slope 8 times)
+    return (paper - ink) / (math.sqrt(2 * math.pi) * max(steepest / 8, 1e-3))
+
+
+def _ranked(values: NDArray[np.float32], fractions: tuple[float, ...]) -> list[float]:
+    """The values at these fractions of the way up ``values`` sorted (a partition, not a
+    sort: the index of every black card is measured)."""
+    flat = values.ravel()
+    at = [round(f * (flat.size - 1)) for f in fractions]
+    ranked = np.partition(flat, at)
+    return [float(ranked[k]) for k in at]
 
 
 def suit_read_sharpened(named: Reading, card: Image, readings: list[CornerReading],

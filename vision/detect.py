@@ -330,6 +330,9 @@ class FoundCard:
     square: bool = False
     """Squarer than a card, apart from other cards (see :func:`find_cards_with_alternates`'
     ``squares``): a card only if it reads."""
+    two_sided: bool = False
+    """Guessed from two of its sides, the others showing no edge
+    (:func:`vision.second_look.cards_of_two_sides`): a card only if it reads."""
 
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
@@ -345,7 +348,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     ``square``: a card foreshortened by a steeply tilted camera, or a square thing on
     the table (a tile, a coaster, a board's cells), a card only if it reads (the
     visible part of a card under another is often square too: hence apart). With
-    ``counts``, cards are guessed only on piles centred where it says cards count.
+    ``counts``, cards are guessed only on piles centred where it says cards count. With
+    ``piles``, cards only two of whose sides show follow too, flagged ``two_sided``.
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -358,7 +362,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     # (imported here: these modules build on this one's outline primitives)
     from vision.clusters import cards_in_clusters, found_cards, without_blobs, without_fragments
     from vision.piles import cards_on_piles
-    from vision.second_look import cards_left_open
+    from vision.second_look import cards_left_open, cards_of_two_sides
 
     found = without_blobs(found)
     kept: list[Quad] = []
@@ -405,9 +409,13 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     if settings.card_area is None:
         out = without_fragments(out)
     cards = found_cards(out, clustered, square, masks[0])
-    return cards + [FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
-        gray, masks[0], open_outlines, cards, settings,
-        image if image.ndim == 3 else None, counts)] if piles else cards
+    if not piles:
+        return cards
+    two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray.shape, settings)
+    return cards + [FoundCard(q, [], True, two_sided=True) for q in two_sided] + [
+        FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
+            gray, masks[0], open_outlines, cards, settings,
+            image if image.ndim == 3 else None, counts)]
 
 
 def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,

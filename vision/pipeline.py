@@ -369,8 +369,9 @@ class Recognizer:
                                                 counts=counts)
         for found in everything:
             q = portrait(found.quad)
-            if counts is not None and not counts(centre_of(q)):
-                continue
+            if (counts is not None and not counts(centre_of(q))) or (
+                    found.two_sided and self.gallery is not None):
+                continue  # (a taught card guessed from two sides: not measured)
             if found.guessed:
                 guesses.append(q)
                 continue
@@ -396,7 +397,7 @@ class Recognizer:
                     if named:
                         (card, score, _), q = max(named, key=lambda rg: rg[0][1])
                         break
-            if card is None and found.square:
+            if card is None and (found.square or found.two_sided):
                 continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
         # an unread outline may be round two cards of a pile: guesses round it too (not

@@ -5,7 +5,8 @@ printed on it, to the edge thresholds of the whole frame; lower thresholds every
 would merge small cards with their shadows. So only such places are looked at again:
 round a card-shaped hull that no card found explains (:func:`cards_left_open`), and
 round a panel that could not be read as a card (:func:`cards_round_panel`,
-:func:`card_round_print`).
+:func:`card_round_print`). A card only two of whose sides show at all is guessed from
+them (:func:`cards_of_two_sides`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from vision.detect import (
     DetectorSettings,
     Image,
     Quad,
+    _area_limits,
     _contains,
     _iou,
     _median,
@@ -29,6 +31,7 @@ from vision.detect import (
     _print_on,
     _refined,
     _square_cornered,
+    order_clockwise,
     quad_from_contour,
 )
 
@@ -222,3 +225,109 @@ in turn, when looking again round a hull. The last, fainter look is for a camera
 focus: blurred 2.5 px, a light card's side on a light table reaches 40-50 (of Canny's L2
 gradient) where the usual upper threshold asks for 75 and more (the real photos blurred
 2.5 px: 130 -> 147 of 196 read; nothing rendered changed)."""
+
+
+def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
+                       image_shape: tuple[int, ...], settings: DetectorSettings) -> list[Quad]:
+    """Cards guessed from two of their sides alone: outlines (of the frame's edges) that
+    run along two sides of a corner, square enough and in a card's proportions, and
+    nothing else. The card is the parallelogram they span (a guess the reader must
+    confirm in both corners).
+
+    A white card on white paper lit from one side shows only the two sides that cast a
+    shadow; the other two are no edge at any threshold, so no outline closes and the
+    hull of the two is a triangle, no card. Its two index corners are the far ends of
+    the two sides seen."""
+    h, w = image_shape[:2]
+    lo, hi = _area_limits(settings, float(h * w))
+    found: list[Quad] = []
+    for contour in sorted(outlines, key=len, reverse=True)[:TWO_SIDES_LOOKED]:
+        corner = _two_sides(contour)
+        if corner is None:
+            continue
+        a, b, c = corner
+        quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
+        if not lo <= cv2.contourArea(quad) <= hi or _on_frame(quad, w, h) or np.any(
+                quad < 0) or np.any(quad >= [w, h]):
+            continue
+        if _explained(quad, cards + found):
+            continue
+        found.append(quad)
+        if len(found) == MAX_TWO_SIDED:
+            break
+    return found
+
+
+def _two_sides(contour: NDArray[np.int32],
+               ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]] | None:
+    """The far end of one side, the corner and the far end of the other, where
+    ``contour`` runs along two sides of a card's corner and nothing else (``None``
+    otherwise): its hull a triangle, square at one corner, the two sides in a card's
+    proportions (or foreshortened to a square), every point near one of them.
+
+    >>> band = np.zeros((200, 200), np.uint8)
+    >>> _ = cv2.polylines(band, [np.int32([[20, 20], [20, 160], [120, 160]])], False, 255, 3)
+    >>> outline = max(cv2.findContours(band, cv2.RETR_EXTERNAL,
+    ...                                cv2.CHAIN_APPROX_NONE)[0], key=len)
+    >>> end, corner, other_end = _two_sides(outline)
+    >>> corner.tolist(), sorted([end.tolist(), other_end.tolist()])
+    ([18.0, 160.0], [[20.0, 18.0], [120.0, 162.0]])
+    >>> _ = cv2.line(band, (20, 20), (120, 160), 255, 3)  # a triangle outlined: no card
+    >>> _two_sides(max(cv2.findContours(band, cv2.RETR_EXTERNAL,
+    ...                                 cv2.CHAIN_APPROX_NONE)[0], key=len)) is None
+    True
+    """
+    if len(contour) < TWO_SIDES_LEAST_POINTS:
+        return None
+    hull = cv2.convexHull(contour)
+    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(corners) != 3:
+        return None
+    tri = np.asarray(corners, np.float32).reshape(3, 2)
+    points = np.asarray(contour, np.float32).reshape(-1, 2)
+    for k in range(3):
+        a, b, c = tri[k - 1], tri[k], tri[(k + 1) % 3]
+        one, other = float(np.linalg.norm(a - b)), float(np.linalg.norm(c - b))
+        square = abs(float((a - b) @ (c - b))) / (one * other + 1e-9)
+        if square > TWO_SIDES_SQUARE or not (
+                TWO_SIDES_ASPECT[0] <= max(one, other) / max(min(one, other), 1e-6)
+                <= TWO_SIDES_ASPECT[1]):
+            continue
+        # distance of every point from the nearer side: an L, not a filled triangle
+        off = np.minimum(_off_line(points, b, a), _off_line(points, b, c))
+        if float((off <= TWO_SIDES_BAND * min(one, other)).mean()) >= TWO_SIDES_ON:
+            return a, b, c
+    return None
+
+
+def _off_line(points: NDArray[np.float32], start: NDArray[np.float32],
+              end: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each point's distance from the line through ``start`` and ``end``."""
+    way = end - start
+    across = way[0] * (points[:, 1] - start[1]) - way[1] * (points[:, 0] - start[0])
+    return np.asarray(np.abs(across) / max(float(np.linalg.norm(way)), 1e-9), np.float32)
+
+
+TWO_SIDES_LOOKED = 40
+"""Most outlines (longest first) looked at for two sides of a card in one frame."""
+
+MAX_TWO_SIDED = 3
+"""Most cards guessed from two sides in one frame."""
+
+TWO_SIDES_LEAST_POINTS = 60
+"""Least points of an outline that may run along two sides of a card."""
+
+TWO_SIDES_SQUARE = 0.34
+"""Largest cosine of the angle between two sides of a card (70-110 degrees: a tilted
+camera skews a card's corners)."""
+
+TWO_SIDES_ASPECT = (1.0, 1.9)
+"""Ratio of the longer of two sides to the shorter (a card's 1.4, foreshortened from
+square to long)."""
+
+TWO_SIDES_BAND = 0.06
+"""Distance from a side (of the shorter side's length) within which an outline's point
+runs along it."""
+
+TWO_SIDES_ON = 0.9
+"""Least fraction of an outline's points along the two sides."""

@@ -259,6 +259,36 @@ def test_a_real_photo_in_haze_is_read_round_the_panel_printed_on_the_card() -> N
     assert [d.card for d in Recognizer("standard").detect(image)] == ["2H"]
 
 
+def _two_shadowed_sides() -> np.ndarray:
+    """White paper, a white card on it lit from the top right: only its left and bottom
+    sides cast a shadow (a line of the paper's grey), nothing shows the other two."""
+    image = np.full((720, 960, 3), 232, np.uint8)
+    cv2.polylines(image, [np.array([[300, 200], [300, 480], [500, 480]], np.int32)], False,
+                  (150, 150, 150), 3)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), np.uint8)
+
+
+def test_a_card_two_of_whose_sides_alone_show_is_guessed_from_them() -> None:
+    found = find_cards_with_alternates(_two_shadowed_sides(),
+                                       DetectorSettings(), piles=True)
+    two_sided = [f for f in found if f.two_sided]
+    card = np.array([[300, 200], [500, 200], [500, 480], [300, 480]], np.float32)
+    assert len(two_sided) == 1 and quad_iou(two_sided[0].quad, card) > 0.9
+    # without its guesses at piles, a caller gets no guess from two sides either
+    assert not any(f.two_sided for f in find_cards_with_alternates(
+        _two_shadowed_sides(), DetectorSettings()))
+    # a guess from two sides is a card only if it reads: two lines on the paper are none
+    assert Recognizer("standard").detect(_two_shadowed_sides()) == []
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_a_white_card_on_white_paper_is_read_by_its_two_shadowed_sides() -> None:
+    # an ace of clubs on a sheet of white paper, lit from the far side: its near left and
+    # bottom sides cast a thin shadow, its other two are no edge at all
+    photo = next(p for p in load_photos() if p.name == "guillex7/query/q6.jpg")
+    assert [d.card for d in Recognizer("standard").detect(photo.read())] == ["AC"]
+
+
 def _card_quad(centre: tuple[float, float], width: float, angle: float) -> np.ndarray:
     """Corners of a card ``width`` pixels wide (poker proportions) turned ``angle`` degrees."""
     box = cv2.boxPoints(((centre[0], centre[1]), (width, width * 88 / 63), angle))
