@@ -123,8 +123,7 @@ def suit_read_sharpened(named: Reading, card: Image, readings: list[CornerReadin
     if any(r.suit == other or r.suit_p < SURELY_MISREAD for r in read):
         return named  # (a card named in spite of a corner torn or unsure was named by more
         # than its index: the corners' read sharpened do no better there)
-    blur = max((index_blur(card, r) for r in read if r.extent[0] > 0), default=0.0)
-    if blur < BLURRED_INDEX:
+    if not any(index_blur(card, r) >= BLURRED_INDEX for r in read if r.extent[0] > 0):
         return named
     smoothed = np.asarray(cv2.GaussianBlur(card, (0, 0), SMOOTHED_FIRST), np.uint8)
     said = [r for r in read_again(unsharp_masked(smoothed, *SHARPENING))

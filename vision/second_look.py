@@ -242,6 +242,10 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
     lo, hi = _area_limits(settings, float(h * w))
     found: list[Quad] = []
     for contour in sorted(outlines, key=len, reverse=True)[:TWO_SIDES_LOOKED]:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        middle = np.array([x + bw / 2, y + bh / 2], np.float32)
+        if bw * bh < lo or any(_contains(k, middle) for k in cards):
+            continue  # (cheap tests first: a glyph's or a pip's outline, a found card's)
         corner = _two_sides(contour)
         if corner is None:
             continue
