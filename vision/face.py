@@ -74,6 +74,9 @@ class Field:
     """Blobs of both colours, at least :data:`TWO_FACES` of each clearly red and clearly
     black: two cards' pips (one card's are all of one colour), as an outline round two
     cards shows."""
+    side_pips: int = 0
+    """Pips centred off the middle column (:data:`SIDE_COLUMN`), where no two or three
+    prints one."""
 
 
 TWO_FACES = 2
@@ -296,10 +299,18 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
             not alike or layout_rank(centres) is None):
         # (pips laid out as a whole rank's are all there: a faint blob is something else)
         washed = _faded_pip(found.ink, (w, h), (cw, chh), pip_area, th)
+    side_pips = sum(1 for (x, _), p in zip(centres, suit_p, strict=True)
+                    if p >= 0.5 and abs(x - 0.5) > SIDE_COLUMN)
     return Field(pips, others, picture or big_other, suit, washed, alike,
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
-                             th.pooled_suit) if alike else None, both >= TWO_FACES)
+                             th.pooled_suit) if alike else None, both >= TWO_FACES,
+                 side_pips)
+
+
+SIDE_COLUMN = 0.12
+"""How far from the middle of the card's width (a fraction of it) a pip's centre is in a
+side column."""
 
 
 def _club_not_spade(suits: NDArray[np.float32], patch: NDArray[np.float32]) -> None:
@@ -444,7 +455,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     and so is a picture beside no more than half the pips where both corners must read,
     neither hidden, or beside red and black blobs; one blob alone in the middle of a face
     clear of glare is an ace's, no court's. Pips side by side half-way down the sides
-    are a six's or a higher rank's (:func:`vision.pips.sides_at_middle`).
+    are a six's or a higher rank's (:func:`vision.pips.sides_at_middle`), and a pip off
+    the middle column is no two's or three's.
 
     >>> clubs = Field(4, 0, False, alike=4, pooled_suit="C")  # each pip unclear alone
     >>> field_denies("4", clubs, suit="S")
@@ -471,6 +483,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> field_denies("3", Field(1, 0, False, "D", washed=True, alike=1, where=top))
     False
     >>> field_denies("3", Field(1, 0, False, "D", alike=1, where=top))
+    True
+    >>> field_denies("3", Field(3, 0, False, "H"), partly_hidden=True)
+    False
+    >>> field_denies("3", Field(3, 0, False, "H", side_pips=2), partly_hidden=True)
     True
     >>> court = Field(1, 1, True)  # a picture and two blobs beside it
     >>> field_denies("8", court, both_corners=True), field_denies("8", court)
@@ -513,6 +529,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
     expected = int(rank)
+    if expected <= 3 and field.side_pips:
+        # a pip off the middle column: a two's and a three's are all in it (a nine under
+        # a hand, its index read as a 3 and three of its side pips in view)
+        return True
     if (partly_hidden or field.picture) and field.both_colours:
         # one corner read, the other not, and two cards' pips: an outline round two cards;
         # or a picture beside red and black blobs: a court's (a number card's pips are of

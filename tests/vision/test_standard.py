@@ -22,6 +22,7 @@ import vision.glyphs as glyphs
 import vision.pipeline as pipeline
 import vision.standard as standard
 from tests.vision.scripted import detector_finds
+from vision.bench import PUBLISHED, conditions_for
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, on_background, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
@@ -1362,3 +1363,32 @@ def test_a_courts_panel_letter_and_suit_count_no_number_card() -> None:
     two = replace(panel, picture=False)
     settled = _settled_by_field(lambda: two, readings, Thresholds())
     assert settled is not None and settled.card == "2H"
+
+
+@needs_designs
+def test_no_published_ace_two_or_three_prints_a_pip_off_the_middle_column() -> None:
+    # what lets a pip in a side column deny a two or a three (vision.face.SIDE_COLUMN)
+    th = Thresholds()
+    for design in sorted(INSTALLED):
+        for card in ("AS", "2S", "3S", "2H", "3D"):
+            face = _seen(design, card)
+            looks = standard._looks_of(face, th)
+            readings, _ = looks.corners(small=False, across=True)
+            field = looks.fields(standard._reach(readings, th.agreeing_glyph))
+            assert field.side_pips == 0, (design, card)
+        # ... and every four whose pips are named shows them in the side columns
+        four = _seen(design, "4H")
+        looks = standard._looks_of(four, th)
+        readings, _ = looks.corners(small=False, across=True)
+        field = looks.fields(standard._reach(readings, th.agreeing_glyph))
+        assert field.side_pips == field.pips, design
+
+
+@needs_designs
+def test_a_nine_under_a_hand_whose_index_reads_three_is_not_named_a_three() -> None:
+    # aisleriot-tigullio's 9H under a hand: its one clear corner reads 3H (0.96) and three
+    # pips show, all in the right-hand column
+    if "aisleriot-tigullio" not in INSTALLED:
+        pytest.skip("aisleriot-tigullio is not installed")
+    scene = render_scene(conditions_for(PUBLISHED, "hand"), 57004)
+    assert "3H" not in [d.card for d in Recognizer("standard").detect(scene.image)]
