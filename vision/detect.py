@@ -337,7 +337,8 @@ class FoundCard:
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
                                piles: bool = False, squares: bool = False,
-                               counts: PlaceTest | None = None) -> list[FoundCard]:
+                               counts: PlaceTest | None = None,
+                               two_sides: bool = True) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
@@ -349,7 +350,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     the table (a tile, a coaster, a board's cells), a card only if it reads (the
     visible part of a card under another is often square too: hence apart). With
     ``counts``, cards are guessed only on piles centred where it says cards count. With
-    ``piles``, cards only two of whose sides show follow too, flagged ``two_sided``.
+    ``piles`` and ``two_sides``, cards only two of whose sides show follow too, flagged
+    ``two_sided``.
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -411,7 +413,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     cards = found_cards(out, clustered, square, masks[0])
     if not piles:
         return cards
-    two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray.shape, settings)
+    two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray,
+                                   settings) if two_sides else []
     return cards + [FoundCard(q, [], True, two_sided=True) for q in two_sided] + [
         FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
             gray, masks[0], open_outlines, cards, settings,

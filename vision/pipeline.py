@@ -365,13 +365,14 @@ class Recognizer:
     def _detect(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         out: list[Detection] = []
         guesses = []
+        # (a taught card is not guessed from two sides: not measured)
         everything = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
-                                                counts=counts)
+                                                counts=counts, two_sides=self.gallery is None)
+        outlined = [f for f in everything if not f.guessed]
         for found in everything:
             q = portrait(found.quad)
-            if (counts is not None and not counts(centre_of(q))) or (
-                    found.two_sided and self.gallery is not None):
-                continue  # (a taught card guessed from two sides: not measured)
+            if counts is not None and not counts(centre_of(q)):
+                continue
             if found.guessed:
                 guesses.append(q)
                 continue
@@ -380,7 +381,7 @@ class Recognizer:
             card, score, reason = self._read_quad(image, q, found.overlapped)
             if (card is None and found.overlapped and self.gallery is None
                     and reason is Refusal.INDEX_NOT_FOUND and _one_index_covered(
-                        q, [f.quad for f in everything if f is not found and not f.guessed])):
+                        q, [f.quad for f in outlined if f is not found])):
                 # one index corner under a card lying over it, which shows no index there:
                 # the other corner, clear, is the card's own
                 card, score, _ = self._read_quad(image, q, overlapped=False, retry=False)
@@ -388,8 +389,8 @@ class Recognizer:
                 (card, score, reason), q = self._read_snapped(image, q, (card, score, reason))
             if (card is None and reason is Refusal.INDEX_NOT_FOUND and not found.overlapped
                     and self.gallery is None):
-                (card, score, reason), q = self._read_round_print(image, q, (card, score, reason), [
-                    f.quad for f in everything if f is not found and not f.guessed])
+                (card, score, reason), q = self._read_round_print(
+                    image, q, (card, score, reason), [f.quad for f in outlined if f is not found])
             if card is None and self.gallery is not None:
                 for group in self._taught_guesses(image, q, found.alternates):
                     reads = [(self._read_quad(image, guess), guess) for guess in group]

@@ -31,8 +31,10 @@ from vision.detect import (
     _print_on,
     _refined,
     _square_cornered,
+    inside,
     order_clockwise,
     quad_from_contour,
+    side_lengths,
 )
 
 SECOND_LOOK_LOW = 0.15
@@ -72,21 +74,16 @@ def card_round_print(image: Image, quad: Quad, settings: DetectorSettings) -> Qu
     contour closes: the convex hull of the long edges there, the panel's own left out,
     outlines the card (:func:`cards_round_panel` needs a closed one)."""
     h, w = image.shape[:2]
-    centre = quad.mean(axis=0)
-    region = centre + (quad - centre) * ROUND_PRINT_REACH
-    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
-    roi = image[y0:y1, x0:x1]
-    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
-    faint = ROUND_PRINT_FAINT * _median(np.asarray(smooth, np.uint8))
-    edges = cv2.Canny(smooth, max(8.0, faint), max(16.0, faint), L2gradient=True)
+    looked = _edges_round(image, quad, ROUND_PRINT_REACH, ROUND_PRINT_FAINT, ROUND_PRINT_FAINT)
+    if looked is None:
+        return None
+    edges, x0, y0 = looked
     # the panel's own sides, and what is printed in it, are no side of the card
+    centre = quad.mean(axis=0)
     panel = centre + (quad - centre) * 1.08 - np.array([x0, y0], np.float32)
     cv2.fillConvexPoly(edges, np.round(panel).astype(np.int32), 0)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
-    shortest = 0.5 * float(min(np.linalg.norm(quad[1] - quad[0]),
-                               np.linalg.norm(quad[2] - quad[1])))
+    shortest = 0.5 * float(side_lengths(quad)[:2].min())
     # (specks of the table's grain, a glyph of the index: too short for a side)
     long = [i for i in range(1, count) if max(stats[i, 2], stats[i, 3]) >= shortest]
     if not long:
@@ -112,6 +109,27 @@ outline without an index for the card it is printed on: a hazy card's side is a 
 15-20 grey levels."""
 
 
+def _edges_round(image: Image, quad: Quad, reach: float, low: float, high: float,
+                 blur: int = 5) -> tuple[Image, int, int] | None:
+    """Canny's edges in ``quad`` grown ``reach`` times about its centre, and where that
+    region starts (x, y), or ``None`` where it is too small to look at. ``low`` and
+    ``high``: Canny's thresholds as fractions of the median brightness there, after a
+    ``blur`` px Gaussian. ``image`` is grey or BGR; only the region is converted."""
+    h, w = image.shape[:2]
+    centre = quad.mean(axis=0)
+    region = centre + (quad - centre) * reach
+    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    roi = image[y0:y1, x0:x1]
+    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
+    med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
+    edges = cv2.Canny(smooth, max(8.0, low * med), max(16.0, high * med), L2gradient=True)
+    return np.asarray(edges, np.uint8), int(x0), int(y0)
+
+
 def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
                    settings: DetectorSettings, low: float, blur: int = 5,
                    high: float = EDGE_HIGH) -> list[tuple[NDArray[np.int32], Quad]]:
@@ -120,18 +138,11 @@ def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,
     (``low``: Canny's lower threshold as a fraction of the median brightness there).
     ``image`` is grey or BGR; only the region looked at is converted."""
     h, w = image.shape[:2]
-    centre = quad.mean(axis=0)
-    region = centre + (quad - centre) * reach
-    x0, y0 = np.maximum(np.floor(region.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(region.max(axis=0)).astype(int) + 1, [w, h])
-    if x1 - x0 < 16 or y1 - y0 < 16:
+    looked = _edges_round(image, quad, reach, low, high, blur)
+    if looked is None:
         return []
-    roi = image[y0:y1, x0:x1]
-    gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
-    med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
-    edges = cv2.Canny(smooth, max(8.0, low * med), max(16.0, high * med), L2gradient=True)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges, x0, y0 = looked
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     out = []
     for c in contours:
@@ -228,7 +239,7 @@ gradient) where the usual upper threshold asks for 75 and more (the real photos 
 
 
 def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
-                       image_shape: tuple[int, ...], settings: DetectorSettings) -> list[Quad]:
+                       image: Image, settings: DetectorSettings) -> list[Quad]:
     """Cards guessed from two of their sides alone: outlines (of the frame's edges) that
     run along two sides of a corner, square enough and in a card's proportions, and
     nothing else. The card is the parallelogram they span (a guess the reader must
@@ -238,7 +249,7 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
     shadow; the other two are no edge at any threshold, so no outline closes and the
     hull of the two is a triangle, no card. Its two index corners are the far ends of
     the two sides seen."""
-    h, w = image_shape[:2]
+    h, w = image.shape[:2]
     lo, hi = _area_limits(settings, float(h * w))
     found: list[Quad] = []
     for contour in sorted(outlines, key=len, reverse=True)[:TWO_SIDES_LOOKED]:
@@ -251,8 +262,8 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
             continue
         a, b, c = corner
         quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
-        if not lo <= cv2.contourArea(quad) <= hi or _on_frame(quad, w, h) or np.any(
-                quad < 0) or np.any(quad >= [w, h]):
+        if not (lo <= cv2.contourArea(quad) <= hi and inside(quad, image)) or _on_frame(
+                quad, w, h):
             continue
         if _explained(quad, cards + found):
             continue
