@@ -57,6 +57,7 @@ from vision.taught_evidence import (
     least_channel,
     lit_like,
     may_show_marks,
+    print_shows,
 )
 from vision.taught_glare import GlareChecks
 from vision.taught_keypoints import Features, features, quarter_turned
@@ -280,7 +281,9 @@ class Gallery(GlareChecks, CoverChecks):
         Light can wash a mark out to look like blank paper, never draw one. So under
         glare (``glared``), each rival printing marks that ``ref`` lacks must be ruled
         out by the detail where those marks would be (glare adds smooth light: a mark
-        under it is still a mark, unless the light saturates it). Otherwise (a fair
+        under it is still a mark, unless the light saturates it), darker there than the
+        reference or shaped like the marks (:func:`print_shows`: a three's middle pip
+        faded to a grey outline, the card named a two). Otherwise (a fair
         likeness, not a sure one) the card must beat each rival where the two differ,
         leaving out what neither explains and saturated light."""
         view = inner_part(card, FINE_SIZE) if inner is None else inner
@@ -292,6 +295,11 @@ class Gallery(GlareChecks, CoverChecks):
         glare = (glare_spots(query, self.fine[ref].reshape(-1, 3), everywhere) if glared
                  else ~usable)
         ours = np.asarray(np.abs(query - mine).sum(axis=1), np.float32)
+        if glared:
+            # (laid onto the reference by the detail, finer than the shift above: a small
+            # card's pips a pixel off would show a rival's beside them)
+            laid, detail = self._laid_onto(view, ref)
+            shown = least_channel(laid) < SATURATED
         per_card = scores.max(axis=1)
         close = {int(k) for k in np.argsort(-per_card)[:RIVALS + 1]
                  if per_card[k] >= per_card[ref[0]] - RIVAL_WINDOW}
@@ -300,7 +308,9 @@ class Gallery(GlareChecks, CoverChecks):
         for other in ((k, int(np.argmax(scores[k]))) for k in close):
             theirs = lit_like(query, self.fine[other].reshape(-1, 3), everywhere)
             if glared:
-                if may_show_marks(query, mine, theirs, self._differ_at(ref, other), glare):
+                differ = self._differ_at(ref, other)
+                if may_show_marks(query, mine, theirs, differ, glare) or print_shows(
+                        detail, self._detail(other), self._detail(ref), differ, shown):
                     return False  # what only they print shows through the glare, or may
                 continue
             if not beats_past_cover(query, ours, np.asarray(np.abs(query - theirs).sum(

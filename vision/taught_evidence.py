@@ -132,6 +132,63 @@ def _told_apart(dark_query: NDArray[np.float32], dark_mine: NDArray[np.float32],
     return bool(dark_query[own].mean() >= MARKS_SHOWN * dark_mine[own].mean())
 
 
+PRINT_STRONG = 0.5
+"""A reference's own print, for :func:`print_shows`: detail at least this fraction of its
+strongest (the 95th percentile of where the two references differ)."""
+
+PRINT_BLANK = 1 / 3
+"""... where the other reference's detail is under this fraction of that: print only one of
+the two has."""
+
+PRINT_PIXELS = 12
+"""Fine-view pixels (of 60 x 84) of print only one reference has, in view, that can show it:
+a 3's strokes an index 2 lacks are about a dozen."""
+
+PRINT_SHOWN = 0.4
+"""Least cosine of the card's detail and a reference's over its own print for that print
+to show (the shape, whatever contrast glare left it)."""
+
+
+def print_shows(detail: NDArray[np.float32], own: NDArray[np.float32],
+                other: NDArray[np.float32], differ: NDArray[np.intp],
+                shown: NDArray[np.bool_]) -> bool:
+    """Whether print that reference ``own`` has and ``other`` has not shows on the card
+    (``detail``: the card's, aligned with theirs; pixels x 3; ``differ``: where the two
+    references differ; ``shown``: pixels not washed white).
+
+    Glare takes print away, never adds it: a mark under a spot fades to a few grey levels
+    yet keeps its shape. So the card's detail over that print must point the way the
+    reference's does (cosine, uncentred: a faint pip's inside is still darker than round
+    it) and be more like that print than like what the other reference has there (the rim
+    of its own pip beside it: a small heart read against a diamond).
+
+    >>> own = np.zeros((40, 3), np.float32); own[:20] = -30.0  # a pip only ``own`` prints
+    >>> other, faint = np.zeros_like(own), own / 10  # ... and glare left a tenth of it
+    >>> differ, everywhere = np.arange(20), np.ones(40, bool)
+    >>> print_shows(faint, own, other, differ, everywhere)
+    True
+    >>> print_shows(np.zeros_like(own), own, other, differ, everywhere)  # washed away
+    False
+    >>> print_shows(faint, own, other, differ, np.zeros(40, bool))  # washed white
+    False
+    """
+    if not len(differ):
+        return False
+    strength = np.abs(own[differ]).sum(axis=1)
+    strong = PRINT_STRONG * float(np.percentile(strength, 95))
+    only = differ[(strength >= strong) & (np.abs(other[differ]).sum(axis=1)
+                                          < PRINT_BLANK * strong) & shown[differ]]
+    if len(only) < PRINT_PIXELS:
+        return False
+    seen = detail[only].ravel()
+    like_own = _cosine(seen, own[only].ravel())
+    return like_own >= PRINT_SHOWN and like_own > _cosine(seen, other[only].ravel())
+
+
+def _cosine(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
+    return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-6))
+
+
 def beats_past_cover(query: NDArray[np.float32], ours: NDArray[np.float32],
                      theirs: NDArray[np.float32],
                      mine: NDArray[np.float32], other: NDArray[np.float32],

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.taught_evidence import SATURATED, SMALL_RIM, glare_spots
+from vision.taught_evidence import SATURATED, SMALL_RIM, glare_spots, print_shows
 from vision.taught_references import Ref, References
 from vision.taught_views import (
     CHROMA_FLOOR,
@@ -75,21 +75,11 @@ class GlareChecks(References):
         white.
         """
         view = inner_part(card, FINE_SIZE) if inner is None else inner
-        query = view.astype(np.float32).reshape(-1, 3)
-        detail = detail_of(view.astype(np.float32)).reshape(-1, 3)
-        everywhere = np.ones(len(query), bool)
-        first = int(np.argmax(masked_correlation(self._details_by_channel, detail, everywhere)))
-        # laid onto the best guess (its rivals share its layout) by the detail, which
-        # glare does not change: shifted, then fitted (a dewarp is off by a little scale)
-        shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
-        ref, mark = grey_of(self._details[first].reshape(shape)), grey_of(detail.reshape(shape))
-        (dx, dy), _ = cv2.phaseCorrelate(ref, mark)
-        if max(abs(dx), abs(dy)) > 8:
-            dx = dy = 0.0
-        move = affine_fit(mark, ref, np.array([[1, 0, dx], [0, 1, dy]], np.float32))
-        if move is not None:
-            query = warped(query.reshape(shape), move).reshape(-1, 3)
-            detail = warped(detail.reshape(shape), move).reshape(-1, 3)
+        everywhere = np.ones(FINE_SIZE[0] * FINE_SIZE[1], bool)
+        first = int(np.argmax(masked_correlation(
+            self._details_by_channel, detail_of(view.astype(np.float32)).reshape(-1, 3),
+            everywhere)))
+        query, detail = self._laid_onto(view, divmod(first, 2))
         glare = glare_spots(query, self.fine[divmod(first, 2)].reshape(-1, 3), everywhere)
         if glare.mean() < self.glare_found:
             return None  # no light the card does not explain: an unknown for other reasons
@@ -112,11 +102,30 @@ class GlareChecks(References):
         rivals.pop(mine[0], None)
         # a print washed white in every channel tells two cards apart no more, glare found
         # there or not (on blank paper of the card guessed, a spot is hard to tell)
-        unwashed = usable & (query.min(axis=1) < SATURATED)
+        shown = query.min(axis=1) < SATURATED
+        unwashed = usable & shown
         for other in rivals.values():
-            if not self._beats_in_detail(detail, mine, other, unwashed, glare):
+            if not self._beats_in_detail(detail, mine, other, unwashed, glare, shown):
                 return None
         return mine[0]
+
+    def _laid_onto(self, view: Image, ref: Ref) -> tuple[NDArray[np.float32],
+                                                          NDArray[np.float32]]:
+        """A card's fine view (``view``) and its detail, as pixels x 3, laid onto reference
+        ``ref`` (its rivals share its layout) by the detail, which glare does not change:
+        shifted, then fitted (a dewarp is off by a little scale)."""
+        shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
+        query = view.astype(np.float32)
+        detail = detail_of(query)
+        reference = grey_of(self._detail(ref).reshape(shape))
+        mark = grey_of(detail)
+        (dx, dy), _ = cv2.phaseCorrelate(reference, mark)
+        if max(abs(dx), abs(dy)) > 8:
+            dx = dy = 0.0
+        move = affine_fit(mark, reference, np.array([[1, 0, dx], [0, 1, dy]], np.float32))
+        if move is not None:
+            query, detail = warped(query, move), warped(detail, move)
+        return query.reshape(-1, 3), detail.reshape(-1, 3)
 
     def _colour_match(self, query: NDArray[np.float32], ref: Ref,
                       visible: NDArray[np.bool_]) -> float:
@@ -152,17 +161,24 @@ class GlareChecks(References):
         return float((corr[0] * shows * used).sum() / used.sum())
 
     def _beats_in_detail(self, detail: NDArray[np.float32], mine: Ref, other: Ref,
-                         usable: NDArray[np.bool_], glare: NDArray[np.bool_]) -> bool:
+                         usable: NDArray[np.bool_], glare: NDArray[np.bool_],
+                         shown: NDArray[np.bool_]) -> bool:
         """Whether the query's ``detail`` is clearly (by ``min_clear``) ``mine`` rather than
         ``other`` where those two references differ, on the ``usable`` pixels (``glare``:
-        where glare lies)."""
+        where glare lies). Glare takes print away, never adds it: print only ``other`` has,
+        showing on the pixels not washed white (``shown``), rules ``mine`` out; where what
+        tells the two apart is mostly washed out, print only ``mine`` has, showing, tells
+        (:func:`~vision.taught_evidence.print_shows`: a five's middle pip faded grey under a
+        spot that whitened a six's side pips)."""
         where = self._differ_at(mine, other)
+        ours, theirs = self._detail(mine), self._detail(other)
+        if print_shows(detail, theirs, ours, where, shown):
+            return False  # (an eight's middle pips, faded: no six)
         seen = where[usable[where]]
         if len(seen) < max(12, self.glare_differ * len(where)):
-            return False  # what tells these two apart is mostly washed out
+            return print_shows(detail, ours, theirs, where, shown)
         to = []
-        for ref in (mine, other):
-            r = self._details[2 * ref[0] + ref[1]]
+        for r in (ours, theirs):
             # the query's detail scaled to the reference's (glare and lighting lower its
             # contrast) over the whole card: fitted only where they differ, a blank would
             # win. Glare lowers it where it lies, not elsewhere: there it is fitted apart.

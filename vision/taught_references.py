@@ -130,6 +130,10 @@ class References:
         flat = self.fine.reshape(n * 2, FINE_SIZE[1], FINE_SIZE[0], 3)
         return np.array([detail_of(v).reshape(-1, 3) for v in flat], np.float32)
 
+    def _detail(self, ref: Ref) -> NDArray[np.float32]:
+        """The detail of reference ``ref`` (card, side): pixels x 3."""
+        return np.asarray(self._details[2 * ref[0] + ref[1]], np.float32)
+
     @cached_property
     def _details_by_channel(self) -> NDArray[np.float32]:
         """:attr:`_details` laid out for :func:`~vision.taught_views.masked_correlation`."""

@@ -15,7 +15,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.card_faces import published_card
 from vision.decks import STANDARD, deck_ids
+from vision.designs import published_designs
 from vision.detect import CARD_H, CARD_W
 from vision.enrolled import Gallery
 from vision.render import TEST_DESIGNS, render_card
@@ -163,3 +165,37 @@ def test_a_spot_that_washes_pips_white_does_not_turn_one_card_into_another() -> 
     # this version: 13 of 80 right, none wrong (the version before: 26 right, 7 wrong)
     assert wrong == 0
     assert right >= 10
+
+
+FADING_DESIGNS = ("ours", "aisleriot-anglo", "npm-letele")
+
+
+@pytest.mark.parametrize("design", FADING_DESIGNS)
+def test_a_pip_faded_grey_under_a_spot_tells_which_card_it_is(design: str) -> None:
+    # a lamp over the middle of a standard card taught from its faces fades the middle
+    # pip grey and whitens the paper round it. A five was named a four (all a four prints
+    # is there) 3-5 times in 108 in each design, before glare was read as taking print
+    # away, never adding it (vision.taught_evidence.print_shows); most stay unknown
+    # (the spot whitens what else tells them apart), some are read
+    if design != "ours" and design not in {d.name for d in published_designs()}:
+        pytest.skip(f"{design} is not installed here (sh scripts/ensure-card-designs.sh)")
+
+    def face(card: str) -> np.ndarray:
+        if design == "ours":
+            return render_card("standard", card, TEST_DESIGNS[1])
+        return published_card(design, card)[0]
+
+    cards = [f"{rank}{suit}" for rank in map(str, range(2, 11)) for suit in "SHDC"]
+    gallery = Gallery.from_faces("spots", {c: face(c) for c in cards})
+    rng = random.Random(7)
+    right = wrong = 0
+    for card in cards:
+        for _ in range(3):
+            centre = (CARD_W / 2 + rng.uniform(-15, 15), CARD_H / 2 + rng.uniform(-20, 20))
+            seen = _glared(face(card), centre, rng.uniform(35, 50), rng.uniform(180, 230),
+                           rng.uniform(0.9, 1.0))
+            got = gallery.identify(seen).card
+            right += got == card
+            wrong += got not in (None, card)
+    assert wrong == 0
+    assert right >= 0.08 * 3 * len(cards)
