@@ -309,9 +309,11 @@ class Gallery(GlareChecks, CoverChecks):
             theirs = lit_like(query, self.fine[other].reshape(-1, 3), everywhere)
             if glared:
                 differ = self._differ_at(ref, other)
-                if may_show_marks(query, mine, theirs, differ, glare) or print_shows(
-                        detail, self._detail(other), self._detail(ref), differ, shown):
-                    return False  # what only they print shows through the glare, or may
+                if print_shows(detail, self._detail(other), self._detail(ref), differ, shown):
+                    return False  # what only they print shows through the glare
+                if not print_shows(detail, self._detail(ref), self._detail(other), differ,
+                                   shown) and may_show_marks(query, mine, theirs, differ, glare):
+                    return False  # ... or may, and nothing only we print shows
                 continue
             if not beats_past_cover(query, ours, np.asarray(np.abs(query - theirs).sum(
                     axis=1), np.float32), mine, theirs, self._differ_at(ref, other),
