@@ -40,7 +40,7 @@ The parts, one job each:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import cv2
@@ -51,6 +51,7 @@ from vision.detect import CARD_H, CARD_W
 from vision.refusal import Refusal
 from vision.taught_cover import SHORTLIST, CoverChecks
 from vision.taught_evidence import (
+    PRINT_CLEAR,
     SATURATED,
     beats_past_cover,
     glare_spots,
@@ -219,10 +220,17 @@ class Gallery(GlareChecks, CoverChecks):
                 # prints must not show through (the detail agreeing is not enough where
                 # near twins were told apart: it weighs a faint pip no more than paper)
                 seen = self._through_glare(card, inner)
+                shown: list[Ref] = []
                 if (seen is not None and seen != found) or (
                         (seen is None or fine is not None)
-                        and not self._holds(card, inner, ref, scores, True)):
+                        and not self._holds(card, inner, ref, scores, True, shown)):
                     found, reason, doubted = None, Refusal.GLARE, True
+                    if seen is None and len(shown) == 1 and self._holds(
+                            card, inner, shown[0], scores, True):
+                        # the one rival whose own print shows, where none of its rivals'
+                        # does (a three taken for a two, its middle pip faded grey)
+                        found, doubted = shown[0][0], False
+                        best, second = float(per_card[found]), best
             elif best < self.sure_score and not self._holds(card, inner, ref, scores, False):
                 # a fair likeness only: a rival that explains some part better must not
                 # be left out (a mark washed out can turn a card into another)
@@ -274,7 +282,8 @@ class Gallery(GlareChecks, CoverChecks):
         return None
 
     def _holds(self, card: Image, inner: Image | None, ref: Ref,
-               scores: NDArray[np.float32], glared: bool) -> bool:
+               scores: NDArray[np.float32], glared: bool,
+               shown_rivals: list[Ref] | None = None) -> bool:
         """Whether ``card`` is still reference ``ref`` (card, side) rather than each card
         most like it.
 
@@ -309,10 +318,15 @@ class Gallery(GlareChecks, CoverChecks):
             theirs = lit_like(query, self.fine[other].reshape(-1, 3), everywhere)
             if glared:
                 differ = self._differ_at(ref, other)
-                if print_shows(detail, self._detail(other), self._detail(ref), differ, shown):
+                theirs_only = partial(print_shows, detail, self._detail(other),
+                                      self._detail(ref), differ, shown)
+                if theirs_only():
+                    if shown_rivals is not None and theirs_only(PRINT_CLEAR):
+                        shown_rivals.append(other)
                     return False  # what only they print shows through the glare
                 if not print_shows(detail, self._detail(ref), self._detail(other), differ,
-                                   shown) and may_show_marks(query, mine, theirs, differ, glare):
+                                   shown, PRINT_CLEAR) and may_show_marks(
+                                       query, mine, theirs, differ, glare):
                     return False  # ... or may, and nothing only we print shows
                 continue
             if not beats_past_cover(query, ours, np.asarray(np.abs(query - theirs).sum(

@@ -149,9 +149,15 @@ PRINT_SHOWN = 0.4
 to show (the shape, whatever contrast glare left it)."""
 
 
+PRINT_CLEAR = 0.25
+"""How much less like the other reference's print there the card's detail must be where its
+print showing names a card: the few pixels a club's lobes print beyond a spade's lie on
+the spade's rim (a spade faded under a spot was named a club)."""
+
+
 def print_shows(detail: NDArray[np.float32], own: NDArray[np.float32],
                 other: NDArray[np.float32], differ: NDArray[np.intp],
-                shown: NDArray[np.bool_]) -> bool:
+                shown: NDArray[np.bool_], clear: float = 0.0) -> bool:
     """Whether print that reference ``own`` has and ``other`` has not shows on the card
     (``detail``: the card's, aligned with theirs; pixels x 3; ``differ``: where the two
     references differ; ``shown``: pixels not washed white).
@@ -160,7 +166,8 @@ def print_shows(detail: NDArray[np.float32], own: NDArray[np.float32],
     yet keeps its shape. So the card's detail over that print must point the way the
     reference's does (cosine, uncentred: a faint pip's inside is still darker than round
     it) and be more like that print than like what the other reference has there (the rim
-    of its own pip beside it: a small heart read against a diamond).
+    of its own pip beside it: a small heart read against a diamond), by ``clear`` where
+    the print showing names a card (:data:`PRINT_CLEAR`), not only rules one out.
 
     >>> own = np.zeros((40, 3), np.float32); own[:20] = -30.0  # a pip only ``own`` prints
     >>> other, faint = np.zeros_like(own), own / 10  # ... and glare left a tenth of it
@@ -182,7 +189,8 @@ def print_shows(detail: NDArray[np.float32], own: NDArray[np.float32],
         return False
     seen = detail[only].ravel()
     like_own = _cosine(seen, own[only].ravel())
-    return like_own >= PRINT_SHOWN and like_own > _cosine(seen, other[only].ravel())
+    like_other = _cosine(seen, other[only].ravel())
+    return like_own >= PRINT_SHOWN and like_own > like_other and like_own >= like_other + clear
 
 
 def _cosine(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:

@@ -15,7 +15,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.taught_evidence import SATURATED, SMALL_RIM, glare_spots, print_shows
+from vision.taught_evidence import (
+    PRINT_CLEAR,
+    SATURATED,
+    SMALL_RIM,
+    glare_spots,
+    print_shows,
+)
 from vision.taught_references import Ref, References
 from vision.taught_views import (
     CHROMA_FLOOR,
@@ -176,7 +182,7 @@ class GlareChecks(References):
             return False  # (an eight's middle pips, faded: no six)
         seen = where[usable[where]]
         if len(seen) < max(12, self.glare_differ * len(where)):
-            return print_shows(detail, ours, theirs, where, shown)
+            return print_shows(detail, ours, theirs, where, shown, PRINT_CLEAR)
         to = []
         for r in (ours, theirs):
             # the query's detail scaled to the reference's (glare and lighting lower its

@@ -176,9 +176,9 @@ def test_a_pip_faded_grey_under_a_spot_tells_which_card_it_is(design: str) -> No
     # pip grey and whitens the paper round it. A five was named a four (all a four prints
     # is there) 3-5 times in 108 in each design, before glare was read as taking print
     # away, never adding it (vision.taught_evidence.print_shows). Print only one card
-    # has, seen, rules the other out: the published designs' cards read 20 and 16 of 108
-    # before a card's own print could rule out a rival whose marks the spot may hide,
-    # 27 and 34 after; our design's, whose index is small beside its pips, 11
+    # has, seen, rules the other out, and names the one rival whose own print shows:
+    # the published designs' cards read 20 and 16 of 108 before (anglo, letele), 46 and
+    # 35 after; our design's, whose index is small beside its pips, 10 and 11
     if design != "ours" and design not in {d.name for d in published_designs()}:
         pytest.skip(f"{design} is not installed here (sh scripts/ensure-card-designs.sh)")
 
@@ -200,4 +200,4 @@ def test_a_pip_faded_grey_under_a_spot_tells_which_card_it_is(design: str) -> No
             right += got == card
             wrong += got not in (None, card)
     assert wrong == 0
-    assert right >= (0.08 if design == "ours" else 0.22) * 3 * len(cards)
+    assert right >= (0.08 if design == "ours" else 0.3) * 3 * len(cards)
