@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.decks import BLACK_SUITS
 from vision.detect import (
     CARD_H,
     CARD_W,
@@ -19,6 +20,7 @@ from vision.detect import (
     _overlaps_another,
     _side_ratio,
     dewarp,
+    find_cards_halved,
     find_cards_with_alternates,
     inside,
     portrait,
@@ -222,6 +224,17 @@ the card over it (a card seen from above: 1.4). An outline across a pile in long
 proportions is no card's own: one round parts of three named a sheared JH's index a 3H."""
 
 
+def _black_named_surely(found: Detection) -> Detection:
+    """``found`` in a frame so blurred that only a look at half its size outlined anything
+    (:func:`vision.detect.find_cards_halved`), unnamed where it is a spade or a club named
+    by its face (its reading capped at :attr:`Thresholds.glyph`) or by unsure corners:
+    blurred so, a spade's index and pips look a club's (two wrong of 15 cards the look
+    found in the real photos blurred 2.5 px)."""
+    if found.card is None or found.card[-1] not in BLACK_SUITS or found.score > Thresholds.glyph:
+        return found
+    return replace(found, card=None, reason=Refusal.SUIT_UNCLEAR)
+
+
 def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32]]) -> bool:
     """Whether exactly one of the card's two index corners lies under another card found
     (a card over it), the other under none; and the outline is in a card's proportions
@@ -368,6 +381,10 @@ class Recognizer:
         # (a taught card is not guessed from two sides: not measured)
         everything = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                                 counts=counts, two_sides=self.gallery is None)
+        # (not for taught decks: not measured)
+        halved = not everything and self.gallery is None
+        if halved:
+            everything = find_cards_halved(image, self.settings, counts)
         outlined = [f for f in everything if not f.guessed]
         for found in everything:
             q = portrait(found.quad)
@@ -411,7 +428,7 @@ class Recognizer:
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out)
-        return out
+        return [_black_named_surely(d) for d in out] if halved else out
 
     def _read_snapped(self, image: Image, quad: NDArray[np.float32],
                       first: tuple[str | None, float, Refusal | None],
