@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-stamp
 # /opt/table-companion never adds anything to the service's venv.
 FLASH_VENV := .venv-flash
 
-.PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model flash arm64-smoke clean
+.PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model small-courts-model flash arm64-smoke clean
 
 # Re-install whenever pyproject.toml changes; a half-made venv is rebuilt.
 $(RUNTIME_STAMP): pyproject.toml
@@ -80,6 +80,12 @@ index-model: $(STAMP)
 	sh scripts/apt-install.sh $(TRAIN_FONTS)
 	sh scripts/ensure-card-designs.sh
 	$(BIN)/python scripts/train_index_model.py
+	$(BIN)/python scripts/train_small_courts.py
+
+# The small-court letter classifier alone (vision/models/small_courts.npz; numpy only)
+small-courts-model: $(STAMP)
+	sh scripts/ensure-card-designs.sh
+	$(BIN)/python scripts/train_small_courts.py
 
 # Copy the firmware onto a Pico: make flash PORT=/dev/ttyACM0
 # mpremote's version comes from pyproject.toml's [board] extra.

@@ -75,6 +75,7 @@ from vision.index import (
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
+from vision.small_courts import courts_seconded
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -104,9 +105,11 @@ def prepare() -> None:
     shipped_model()
 
 
-def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
+def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
+              ) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
-    and whether the ink's colour fits the suit)."""
+    and whether the ink's colour fits the suit); on a ``small`` card, a court's letter
+    seconded (:func:`vision.small_courts.courts_seconded`)."""
     probs = shipped_model().predict(features_of([g for c in cands for g in (c.rank, c.suit)]))
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
@@ -127,7 +130,7 @@ def _readings(cands: list[Candidate], th: Thresholds) -> list[CornerReading]:
         out.append(CornerReading(rank, suit, rank_sure, sure, colour_ok, cand.corner,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
                                  min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x)))
-    return out
+    return courts_seconded([c.rank for c in cands], out, th) if small else out
 
 
 def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:
@@ -187,7 +190,7 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
         batch = [cand for corner in INDEX_CORNERS if _unclear(by_corner[corner], th)
                  for found in cuts(windows[corner]) for cand in found]
         if batch:
-            for reading in _readings(batch, th):
+            for reading in _readings(batch, th, small):
                 by_corner[reading.corner].append(reading)
             looked.extend(batch)
 
@@ -341,7 +344,7 @@ def _read_overlaid(card: Image, th: Thresholds, looks: _Looks) -> Reading | None
     cands = candidates_in_ink(window, (*LEVELS, FAINT_LEVEL)) if window is not None else []
     if not cands:
         return None
-    laid = _best(_readings(cands, th), th)
+    laid = _best(_readings(cands, th, small=True), th)
     # (the corners as the small card was first read)
     readings, _ = looks.corners(small=True, across=False, faint=False)
     return _named_overlaid(laid, readings, partial(looks.fields, _reach([laid])), th)
