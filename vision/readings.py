@@ -38,6 +38,9 @@ class CornerReading:
     suit_rival: bool = False
     """Another cut of the corner reads the same rank in the other black suit nearly as
     well: blurred, a spade and a club look alike (see :func:`vision.standard._identify`)."""
+    letter: str = ""
+    """The rank as printed, as the classifier read it (a court's J, Q, K, or another
+    language's V, B, D, R; ``""`` where not known)."""
 
     @property
     def card(self) -> str:

@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.face import Field, field_denies
 from vision.glyphs import Ink, ModelError, feature_size, features_of
-from vision.readings import CornerReading
+from vision.readings import CornerReading, Reading
 from vision.thresholds import Thresholds
 
 MODEL_PATH = Path(__file__).with_name("models") / "small_courts.npz"
@@ -96,3 +97,43 @@ def courts_seconded(glyphs: list[Ink], readings: list[CornerReading],
         if letter != out[i].rank:
             out[i] = replace(out[i], rank_p=min(out[i].rank_p, th.leaning))
     return out
+
+
+NUMBER_RANKS = frozenset(str(n) for n in range(2, 11))
+
+ENGLISH_COURTS = frozenset(COURT_LETTERS)
+"""The court letters a corner must print to name a court against the other corners: a
+small king's or queen's blot read surely as a jack was read as a foreign jack's V or B."""
+
+
+def court_over_numbers(field: Field, readings: list[CornerReading],
+                       th: Thresholds) -> Reading | None:
+    """A court card whose corners disagree: one reads it surely (``th.single_corner``), its
+    letter J, Q or K (:data:`ENGLISH_COURTS`), the others a number card; the face shows a
+    court's picture and few pips, denies every number read and not the court. A small
+    court's blotted letter reads as a 6, a 9 or a 3 in one corner as often as another
+    court in the other. ``None`` where not so.
+
+    >>> king = CornerReading("K", "H", 0.97, 1.0, True, 0, letter="K")
+    >>> six = CornerReading("6", "H", 0.95, 1.0, True, 1, letter="6")
+    >>> court_over_numbers(Field(2, 1, True), [king, six], Thresholds()).card
+    'KH'
+    >>> court_over_numbers(Field(6, 0, False), [king, six], Thresholds()) is None
+    True
+    >>> jack = CornerReading("J", "H", 0.97, 1.0, True, 0, letter="V")  # a king's blot?
+    >>> court_over_numbers(Field(2, 1, True), [jack, six], Thresholds()) is None
+    True
+    """
+    courts = [r for r in readings if r.rank in ENGLISH_COURTS and r.letter in ENGLISH_COURTS
+              and r.colour_ok and r.rank_p >= th.single_corner and r.suit_p >= th.glyph]
+    numbers = [r for r in readings if r.rank in NUMBER_RANKS]
+    if len(courts) != 1 or len(numbers) != len(readings) - 1 or not field.picture or (
+            field.pips >= 4 or field.alike):
+        return None
+    court = courts[0]
+    if any(r.suit != court.suit and r.colour_ok and r.suit_p >= th.leaning for r in numbers):
+        return None  # (a corner leaning to another suit leaves the suit open)
+    if field_denies(court.rank, field, suit=court.suit, both_corners=True) or not all(
+            field_denies(r.rank, field, suit=r.suit, both_corners=True) for r in numbers):
+        return None
+    return Reading(court.card, min(court.p, th.glyph))

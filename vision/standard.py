@@ -75,7 +75,7 @@ from vision.index import (
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
-from vision.small_courts import courts_seconded
+from vision.small_courts import court_over_numbers, courts_seconded
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -108,8 +108,7 @@ def prepare() -> None:
 def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
               ) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
-    and whether the ink's colour fits the suit); on a ``small`` card, a court's letter
-    seconded (:func:`vision.small_courts.courts_seconded`)."""
+    the ink's colour fits the suit); a ``small`` card's court letters seconded."""
     probs = shipped_model().predict(features_of([g for c in cands for g in (c.rank, c.suit)]))
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
@@ -129,7 +128,8 @@ def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
             coloured and suit in FOUR_COLOUR_SUITS)
         out.append(CornerReading(rank, suit, rank_sure, sure, colour_ok, cand.corner,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
-                                 min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x)))
+                                 min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x),
+                                 letter=PRINTED_RANKS[ri]))
     return courts_seconded([c.rank for c in cands], out, th) if small else out
 
 
@@ -223,7 +223,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     * a number card by its pips, when they are cleanly counted (each blob a suit, nearly
       all of one suit, no picture) and one corner reads that very rank and suit;
     * a court card when both corners lean to the same court card and the face shows a
-      picture, not pips.
+      picture, not pips; or as :func:`vision.small_courts.court_over_numbers` names one.
 
     Not on a card over or under another (``overlapped``) against a corner that reads
     another rank clearly: its outline may cut it, the pips counted a part of them.
@@ -231,9 +231,9 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
-    field = face()
+    field, court = face(), None if overlapped else court_over_numbers(face(), readings, th)
     if field.washed and not laid_out_whole(field):
-        return None  # glare may hide a pip: those left count no rank, unless laid out whole
+        return court  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
@@ -259,7 +259,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                                        and r.rank_p >= th.field_settled_court
                                        for r in readings)):
         return Reading(first.card, min(r.p for r in readings))
-    return None
+    return court
 
 
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
