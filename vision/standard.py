@@ -130,7 +130,7 @@ def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
                                  min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x),
                                  letter=PRINTED_RANKS[ri]))
-    return courts_seconded([c.rank for c in cands], out, th) if small else out
+    return courts_seconded(cands, out, th) if small else out
 
 
 def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:

@@ -1,4 +1,4 @@
-"""The second opinion on a small card's court letter (vision.small_courts)."""
+"""The second opinions on a small card's court letter and black suit (vision.small_courts)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,17 @@ import vision.small_courts as small_courts
 from vision.bench import PUBLISHED, _owner, conditions_for, recognizer_for
 from vision.designs import BENCH_DESIGNS, TRAINING_DESIGNS, published_designs
 from vision.glyphs import ModelError
+from vision.index import Box, Candidate
 from vision.readings import CornerReading
 from vision.render import render_scene
 from vision.small_courts import (
+    BLACK_SUIT_NAMES,
     COURT_LETTERS,
-    SmallCourtModel,
+    SUIT_MODEL_PATH,
+    SmallGlyphModel,
     courts_seconded,
     shipped_small_courts,
+    shipped_small_suits,
 )
 from vision.thresholds import Thresholds
 
@@ -27,29 +31,45 @@ INSTALLED = {d.name for d in published_designs()}
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_shipped_model_loads_and_a_broken_one_says_how_to_rebuild(tmp_path: Path) -> None:
-    assert shipped_small_courts().weights.shape[1] == len(COURT_LETTERS)
+def test_the_shipped_models_load_and_a_broken_one_says_how_to_rebuild(
+        tmp_path: Path) -> None:
+    assert shipped_small_courts().classes == COURT_LETTERS
+    assert shipped_small_suits().classes == BLACK_SUIT_NAMES
     broken = tmp_path / "small_courts.npz"
     broken.write_bytes(b"not a model")
     with pytest.raises(ModelError, match="train_small_courts"):
-        SmallCourtModel.load(broken)
+        SmallGlyphModel.load(broken, COURT_LETTERS)
+    # a court model where a suit model is asked for was built for other classes
+    with pytest.raises(ModelError, match="train_small_courts"):
+        SmallGlyphModel.load(SUIT_MODEL_PATH, COURT_LETTERS)
 
 
-def test_a_court_the_classifier_names_another_is_made_unclear(
+def _scripted(classes: tuple[str, ...], named: str) -> SmallGlyphModel:
+    """A model that names every glyph ``named`` (its bias alone)."""
+    weights = np.zeros((shipped_small_courts().weights.shape[0], len(classes)), np.float32)
+    weights[-1, classes.index(named)] = 1.0
+    return SmallGlyphModel(weights, classes)
+
+
+def test_a_court_or_a_black_suit_the_classifiers_name_otherwise_is_made_unclear(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # a glyph only scored, never read: a model that calls every glyph a K
-    king = SmallCourtModel(np.zeros((shipped_small_courts().weights.shape[0], 3), np.float32))
-    king.weights[-1, COURT_LETTERS.index("K")] = 1.0
+    monkeypatch.setattr(small_courts, "shipped_small_courts",
+                        lambda: _scripted(COURT_LETTERS, "K"))
+    monkeypatch.setattr(small_courts, "shipped_small_suits",
+                        lambda: _scripted(BLACK_SUIT_NAMES, "S"))
     readings = [CornerReading("J", "S", 0.98, 1.0, True, 0),
-                CornerReading("K", "S", 0.97, 1.0, True, 1),
-                CornerReading("7", "S", 0.99, 1.0, True, 1)]
+                CornerReading("K", "C", 0.97, 0.99, True, 1),
+                CornerReading("7", "H", 0.99, 1.0, True, 1)]
     glyph = np.zeros((24, 16), np.float32)
     glyph[4:20, 6:10] = 1.0
+    box = Box(0, 0, 16, 24)
+    cands = [Candidate(glyph, glyph, box, box, 0.0, r.corner) for r in readings]
     th = Thresholds()
-    monkeypatch.setattr(small_courts, "shipped_small_courts", lambda: king)
-    seconded = courts_seconded([glyph] * 3, readings, th)
-    # the jack a K's blot was read as is unclear; the king and the seven stand
-    assert [r.rank_p for r in seconded] == [th.leaning, 0.97, 0.99]
+    seconded = courts_seconded(cands, readings, th)
+    # the jack a K's blot was read as has its rank unclear, the club a spade's blot was
+    # read as its suit; the king of spades' rank and the seven of hearts stand
+    assert [(r.rank_p, r.suit_p) for r in seconded] == [
+        (th.leaning, 1.0), (0.97, th.leaning), (0.99, 1.0)]
 
 
 @pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
@@ -92,6 +112,6 @@ def test_the_training_script_learns_letters_from_a_few_scenes() -> None:
     spec.loader.exec_module(script)
     glyphs, letters = script.court_glyphs(3, 70000)
     assert glyphs and set(letters) <= set(COURT_LETTERS)
-    model = script.train(glyphs, letters)
+    model = script.train(glyphs, letters, COURT_LETTERS)
     # the letters it was shown, it names (a linear model of 771 features, a few dozen glyphs)
-    assert model.letters(glyphs) == letters
+    assert model.names(glyphs) == letters
