@@ -11,8 +11,8 @@ another, the corner's rank or suit is unclear (:func:`courts_seconded`).
 
 On the held-out designs' small cards (seeds 61000-61299 of the benchmark's small
 condition): of 873 corners the index classifier read as a court, the court model
-disagreed with 16 of the 25 read as the wrong court and with 6 of the 848 read right;
-of 2,217 black suits read, the suit model disagreed (by :data:`SUIT_MARGIN`) with 96 of
+disagreed with 16 of the 25 read as the wrong court and with 8 of the 848 read right;
+of 2,217 black suits read, the suit model disagreed (by :data:`SUIT_MARGIN`) with 74 of
 the 156 read wrong and with 6 of the 2,061 read right.
 """
 
@@ -42,8 +42,8 @@ BLACK_SUIT_NAMES = ("S", "C")
 
 SUIT_MARGIN = 0.2
 """How much more the suit classifier must score the other black suit to doubt a corner's:
-a spade and a club a few pixels high are near each other (at 0 it disagreed with 26 of
-the 2,061 suits read right, at 0.2 with 6)."""
+a spade and a club a few pixels high are near each other (trained on the published
+designs alone, at 0 it disagreed with 26 of 2,061 suits read right, at 0.2 with 6)."""
 
 
 def normalised(features: NDArray[np.float32]) -> NDArray[np.float32]:
