@@ -220,16 +220,16 @@ class Gallery(GlareChecks, CoverChecks):
                 # prints must not show through (the detail agreeing is not enough where
                 # near twins were told apart: it weighs a faint pip no more than paper)
                 seen = self._through_glare(card, inner)
-                shown: list[Ref] = []
+                showing: list[Ref] = []
                 if (seen is not None and seen != found) or (
                         (seen is None or fine is not None)
-                        and not self._holds(card, inner, ref, scores, True, shown)):
+                        and not self._holds(card, inner, ref, scores, True, showing)):
                     found, reason, doubted = None, Refusal.GLARE, True
-                    if seen is None and len(shown) == 1 and self._holds(
-                            card, inner, shown[0], scores, True):
+                    if seen is None and len(showing) == 1 and self._holds(
+                            card, inner, showing[0], scores, True):
                         # the one rival whose own print shows, where none of its rivals'
                         # does (a three taken for a two, its middle pip faded grey)
-                        found, doubted = shown[0][0], False
+                        found, doubted = showing[0][0], False
                         best, second = float(per_card[found]), best
             elif best < self.sure_score and not self._holds(card, inner, ref, scores, False):
                 # a fair likeness only: a rival that explains some part better must not

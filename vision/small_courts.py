@@ -7,7 +7,7 @@ and a spade's for a club's or the other way round. Two linear classifiers traine
 nothing but small cards' glyphs, as the reader cuts them out of rendered table scenes
 of the training designs (``scripts/train_small_courts.py``; never the benchmark's
 held-out designs), name the court letter and the black suit too: where one names
-another, the corner's rank or suit is unclear (:func:`courts_seconded`).
+another, the corner's rank or suit is unclear (:func:`index_seconded`).
 
 On the held-out designs' small cards (seeds 61000-61299 of the benchmark's small
 condition): of 873 corners the index classifier read as a court, the court model
@@ -108,7 +108,13 @@ def shipped_small_suits() -> SmallGlyphModel:
     return SmallGlyphModel.load(SUIT_MODEL_PATH, BLACK_SUIT_NAMES)
 
 
-def courts_seconded(cands: list[Candidate], readings: list[CornerReading],
+def load_models() -> None:
+    """Load both models now (:func:`vision.standard.prepare`: not on the first small card)."""
+    shipped_small_courts()
+    shipped_small_suits()
+
+
+def index_seconded(cands: list[Candidate], readings: list[CornerReading],
                     th: Thresholds) -> list[CornerReading]:
     """``readings`` of a small card's corners, each read from the candidate (rank and suit
     glyphs) beside it in ``cands``: a court whose letter the court classifier names
@@ -137,13 +143,14 @@ ENGLISH_COURTS = frozenset(COURT_LETTERS)
 small king's or queen's blot read surely as a jack was read as a foreign jack's V or B."""
 
 
-def court_over_numbers(field: Field, readings: list[CornerReading],
-                       th: Thresholds) -> Reading | None:
+def court_over_numbers(field: Field, readings: list[CornerReading], th: Thresholds,
+                       overlapped: bool = False) -> Reading | None:
     """A court card whose corners disagree: one reads it surely (``th.single_corner``), its
     letter J, Q or K (:data:`ENGLISH_COURTS`), the others a number card; the face shows a
     court's picture and few pips, denies every number read and not the court. A small
     court's blotted letter reads as a 6, a 9 or a 3 in one corner as often as another
-    court in the other. ``None`` where not so.
+    court in the other. ``None`` where not so, or on a card ``overlapped`` (over or under
+    another: a corner may show the other card's index).
 
     >>> king = CornerReading("K", "H", 0.97, 1.0, True, 0, letter="K")
     >>> six = CornerReading("6", "H", 0.95, 1.0, True, 1, letter="6")
@@ -158,8 +165,8 @@ def court_over_numbers(field: Field, readings: list[CornerReading],
     courts = [r for r in readings if r.rank in ENGLISH_COURTS and r.letter in ENGLISH_COURTS
               and r.colour_ok and r.rank_p >= th.single_corner and r.suit_p >= th.glyph]
     numbers = [r for r in readings if r.rank in NUMBER_RANKS]
-    if len(courts) != 1 or len(numbers) != len(readings) - 1 or not field.picture or (
-            field.pips >= 4 or field.alike):
+    if overlapped or len(courts) != 1 or len(numbers) != len(readings) - 1 or (
+            not field.picture or field.pips >= 4 or field.alike):
         return None
     court = courts[0]
     if any(r.suit != court.suit and r.colour_ok and r.suit_p >= th.leaning for r in numbers):

@@ -75,7 +75,7 @@ from vision.index import (
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
-from vision.small_courts import court_over_numbers, courts_seconded
+from vision.small_courts import court_over_numbers, index_seconded, load_models
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -101,14 +101,14 @@ _RANK_COLS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
 
 
 def prepare() -> None:
-    """Load the index model now (the camera calls this in the background at start-up)."""
+    """Load the index models now (the camera calls this in the background at start-up)."""
     shipped_model()
+    load_models()
 
 
-def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
-              ) -> list[CornerReading]:
+def _readings(cands: list[Candidate], th: Thresholds, small: bool = False) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
-    the ink's colour fits the suit); a ``small`` card's court letters seconded."""
+    the ink's colour fits the suit); a ``small`` card's court letters and suits seconded."""
     probs = shipped_model().predict(features_of([g for c in cands for g in (c.rank, c.suit)]))
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
@@ -130,7 +130,7 @@ def _readings(cands: list[Candidate], th: Thresholds, small: bool = False,
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
                                  min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x),
                                  letter=PRINTED_RANKS[ri]))
-    return courts_seconded(cands, out, th) if small else out
+    return index_seconded(cands, out, th) if small else out
 
 
 def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:
@@ -231,9 +231,9 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
-    field, court = face(), None if overlapped else court_over_numbers(face(), readings, th)
+    field, court = face(), partial(court_over_numbers, face(), readings, th, overlapped)
     if field.washed and not laid_out_whole(field):
-        return court  # glare may hide a pip: those left count no rank, unless laid out whole
+        return court()  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
@@ -259,7 +259,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                                        and r.rank_p >= th.field_settled_court
                                        for r in readings)):
         return Reading(first.card, min(r.p for r in readings))
-    return court
+    return court()
 
 
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,

@@ -82,10 +82,10 @@ class GlareChecks(References):
         """
         view = inner_part(card, FINE_SIZE) if inner is None else inner
         everywhere = np.ones(FINE_SIZE[0] * FINE_SIZE[1], bool)
+        unlaid = detail_of(view.astype(np.float32))
         first = int(np.argmax(masked_correlation(
-            self._details_by_channel, detail_of(view.astype(np.float32)).reshape(-1, 3),
-            everywhere)))
-        query, detail = self._laid_onto(view, divmod(first, 2))
+            self._details_by_channel, unlaid.reshape(-1, 3), everywhere)))
+        query, detail = self._laid_onto(view, divmod(first, 2), unlaid)
         glare = glare_spots(query, self.fine[divmod(first, 2)].reshape(-1, 3), everywhere)
         if glare.mean() < self.glare_found:
             return None  # no light the card does not explain: an unknown for other reasons
@@ -115,14 +115,15 @@ class GlareChecks(References):
                 return None
         return mine[0]
 
-    def _laid_onto(self, view: Image, ref: Ref) -> tuple[NDArray[np.float32],
-                                                          NDArray[np.float32]]:
-        """A card's fine view (``view``) and its detail, as pixels x 3, laid onto reference
-        ``ref`` (its rivals share its layout) by the detail, which glare does not change:
-        shifted, then fitted (a dewarp is off by a little scale)."""
+    def _laid_onto(self, view: Image, ref: Ref, detail: NDArray[np.float32] | None = None,
+                   ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """A card's fine view (``view``) and its detail (``detail``, where already made), as
+        pixels x 3, laid onto reference ``ref`` (its rivals share its layout) by the detail,
+        which glare does not change: shifted, then fitted (a dewarp is off by a little
+        scale)."""
         shape = (FINE_SIZE[1], FINE_SIZE[0], 3)
         query = view.astype(np.float32)
-        detail = detail_of(query)
+        detail = detail_of(query) if detail is None else detail
         reference = grey_of(self._detail(ref).reshape(shape))
         mark = grey_of(detail)
         (dx, dy), _ = cv2.phaseCorrelate(reference, mark)

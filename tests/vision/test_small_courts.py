@@ -21,7 +21,7 @@ from vision.small_courts import (
     COURT_LETTERS,
     SUIT_MODEL_PATH,
     SmallGlyphModel,
-    courts_seconded,
+    index_seconded,
     shipped_small_courts,
     shipped_small_suits,
 )
@@ -65,7 +65,7 @@ def test_a_court_or_a_black_suit_the_classifiers_name_otherwise_is_made_unclear(
     box = Box(0, 0, 16, 24)
     cands = [Candidate(glyph, glyph, box, box, 0.0, r.corner) for r in readings]
     th = Thresholds()
-    seconded = courts_seconded(cands, readings, th)
+    seconded = index_seconded(cands, readings, th)
     # the jack a K's blot was read as has its rank unclear, the club a spade's blot was
     # read as its suit; the king of spades' rank and the seven of hearts stand
     assert [(r.rank_p, r.suit_p) for r in seconded] == [
