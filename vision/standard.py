@@ -1,24 +1,20 @@
 """Identify a standard 52-card deck's card from its corner index: no enrollment.
 
-Any ordinary French-suited deck: Bicycle-style, European, large and jumbo
-index. The reader makes no assumption about where a deck prints its index or
-in which typeface:
+Any ordinary French-suited deck (Bicycle-style, European, large and jumbo index), with no
+assumption about where a deck prints its index or in which typeface:
 
 1. :mod:`vision.index` finds, in the top-left and bottom-right corners, every
    plausible *rank over suit* pair of ink blobs (white-balanced, against the
    paper's local brightness);
-2. :mod:`vision.glyphs`, a small classifier trained on glyphs of many
-   published deck designs and system fonts, names each glyph, or calls it
-   "other" (a pip, a piece of a picture);
+2. :mod:`vision.glyphs`, a small classifier trained on glyphs of many published deck
+   designs and system fonts, names each glyph, or "other" (a pip, a piece of a picture);
 3. the colour of the ink must agree with the suit's shape (red hearts and
    diamonds, black spades and clubs);
-4. two corners that both read must name the same card; one corner alone is
-   enough only when it reads very clearly (the other may be under a finger or
-   another card).
+4. two corners that both read must name the same card; one corner alone is enough only
+   when it reads very clearly (the other may be under a finger or another card).
 
-Pips and court pictures are never required. Anything unclear is unknown,
-with a :class:`~vision.refusal.Refusal` saying why: a wrong card is worse than
-none.
+Pips and court pictures are never required. Anything unclear is unknown, with a
+:class:`~vision.refusal.Refusal` saying why: a wrong card is worse than none.
 """
 
 from __future__ import annotations
@@ -75,7 +71,7 @@ from vision.index import (
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
-from vision.small_courts import court_over_numbers, index_seconded, load_models
+from vision.small_courts import ENGLISH_COURTS, court_over_numbers, index_seconded, load_models
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -537,7 +533,8 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
-            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped)
+            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped,
+                                        small)
             if backed is not None:
                 return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
@@ -571,8 +568,8 @@ def _beyond_doubt(read: list[CornerReading], th: Thresholds) -> bool:
 
 
 def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
-                       th: Thresholds, overlapped: bool) -> Reading | None:
-    """A card whose two corners must read (small, or over or under others) named by its
+                       th: Thresholds, overlapped: bool, small: bool = False) -> Reading | None:
+    """A card whose two corners must read (``small``, or over or under others) named by its
     one corner read clearly, where something else backs it (``None`` where nothing does)."""
     shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
     # the pips counting out the rank it reads (another card's pips may lie on an
@@ -593,8 +590,11 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
                                              and other[0].rank_p >= th.court_rival)
                 and not (other and other[0].suit != only.suit and other[0].colour_ok
                          and other[0].suit_p >= th.leaning))
+    # (a small court's letter the court classifier names alike may be read less surely)
+    least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS
+             else th.single_corner)
     # ... and nothing on the face denies it (fewer pips only where the other corner is unread)
-    if only.p >= th.single_corner and (seconded or counted or pictured) and not field_denies(
+    if only.p >= least and (seconded or counted or pictured) and not field_denies(
             only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):
         return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
     return None

@@ -72,6 +72,14 @@ def test_a_court_or_a_black_suit_the_classifiers_name_otherwise_is_made_unclear(
         (th.leaning, 1.0), (0.97, th.leaning), (0.99, 1.0)]
 
 
+def _named_in_small_scene(seed: int, card: str) -> list[str | None]:
+    """What the reader names ``card`` in the published small scene of ``seed``."""
+    scene = render_scene(conditions_for(PUBLISHED, "small"), seed)
+    return [d.card for d in recognizer_for(PUBLISHED).detect(scene.image)
+            if (owner := _owner(d, scene.cards)) is not None
+            and scene.cards[owner[0]].card == card]
+
+
 @pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
                     reason="the held-out published designs are not installed "
                            "(sh scripts/ensure-card-designs.sh)")
@@ -79,10 +87,7 @@ def test_a_court_or_a_black_suit_the_classifiers_name_otherwise_is_made_unclear(
 def test_a_small_court_is_not_named_the_court_its_letter_blots_into(seed: int,
                                                                      card: str) -> None:
     # held-out designs' small courts the index classifier read as jacks (JD, named)
-    scene = render_scene(conditions_for(PUBLISHED, "small"), seed)
-    named = [d.card for d in recognizer_for(PUBLISHED).detect(scene.image)
-             if (owner := _owner(d, scene.cards)) is not None
-             and scene.cards[owner[0]].card == card]
+    named = _named_in_small_scene(seed, card)
     assert named and named[0] in (None, card)
 
 
@@ -94,11 +99,18 @@ def test_a_small_court_one_corner_reads_is_named_where_the_face_denies_the_other
         seed: int, card: str) -> None:
     # one corner read the court surely, the other a number card whose pips the face does
     # not show beside its picture ("corners disagree" before)
-    scene = render_scene(conditions_for(PUBLISHED, "small"), seed)
-    named = [d.card for d in recognizer_for(PUBLISHED).detect(scene.image)
-             if (owner := _owner(d, scene.cards)) is not None
-             and scene.cards[owner[0]].card == card]
+    named = _named_in_small_scene(seed, card)
     assert named == [card]
+
+@pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
+                    reason="the held-out published designs are not installed "
+                           "(sh scripts/ensure-card-designs.sh)")
+@pytest.mark.parametrize(("seed", "card"), [(81014, "KH"), (61040, "QH"), (62033, "QS")])
+def test_a_small_court_one_corner_reads_fairly_is_named_by_its_letter_and_picture(
+        seed: int, card: str) -> None:
+    # one corner read the court at 0.7-0.9, its letter named alike by the court letter
+    # classifier, the other corner unread, the face a court's picture ("index not found")
+    assert _named_in_small_scene(seed, card) == [card]
 
 
 @pytest.mark.skipif(not any(d in INSTALLED for d in TRAINING_DESIGNS),
