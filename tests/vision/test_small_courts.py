@@ -28,6 +28,9 @@ from vision.small_courts import (
 from vision.thresholds import Thresholds
 
 INSTALLED = {d.name for d in published_designs()}
+needs_held_out_designs = pytest.mark.skipif(
+    not set(BENCH_DESIGNS) <= INSTALLED,
+    reason="the held-out published designs are not installed (sh scripts/ensure-card-designs.sh)")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -80,9 +83,7 @@ def _named_in_small_scene(seed: int, card: str) -> list[str | None]:
             and scene.cards[owner[0]].card == card]
 
 
-@pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
-                    reason="the held-out published designs are not installed "
-                           "(sh scripts/ensure-card-designs.sh)")
+@needs_held_out_designs
 @pytest.mark.parametrize(("seed", "card"), [(61164, "KD"), (62069, "QD"), (62150, "KD")])
 def test_a_small_court_is_not_named_the_court_its_letter_blots_into(seed: int,
                                                                      card: str) -> None:
@@ -91,9 +92,7 @@ def test_a_small_court_is_not_named_the_court_its_letter_blots_into(seed: int,
     assert named and named[0] in (None, card)
 
 
-@pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
-                    reason="the held-out published designs are not installed "
-                           "(sh scripts/ensure-card-designs.sh)")
+@needs_held_out_designs
 @pytest.mark.parametrize(("seed", "card"), [(61004, "KC"), (62056, "KC"), (64080, "QD")])
 def test_a_small_court_one_corner_reads_is_named_where_the_face_denies_the_other(
         seed: int, card: str) -> None:
@@ -102,9 +101,7 @@ def test_a_small_court_one_corner_reads_is_named_where_the_face_denies_the_other
     named = _named_in_small_scene(seed, card)
     assert named == [card]
 
-@pytest.mark.skipif(not set(BENCH_DESIGNS) <= INSTALLED,
-                    reason="the held-out published designs are not installed "
-                           "(sh scripts/ensure-card-designs.sh)")
+@needs_held_out_designs
 @pytest.mark.parametrize(("seed", "card"), [(81014, "KH"), (61040, "QH"), (62033, "QS")])
 def test_a_small_court_one_corner_reads_fairly_is_named_by_its_letter_and_picture(
         seed: int, card: str) -> None:
