@@ -101,6 +101,7 @@ def test_a_small_court_one_corner_reads_is_named_where_the_face_denies_the_other
     named = _named_in_small_scene(seed, card)
     assert named == [card]
 
+
 @needs_held_out_designs
 @pytest.mark.parametrize(("seed", "card"), [(81014, "KH"), (61040, "QH"), (62033, "QS")])
 def test_a_small_court_one_corner_reads_fairly_is_named_by_its_letter_and_picture(
