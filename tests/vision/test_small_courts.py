@@ -111,6 +111,14 @@ def test_a_small_court_one_corner_reads_fairly_is_named_by_its_letter_and_pictur
     assert _named_in_small_scene(seed, card) == [card]
 
 
+@needs_held_out_designs
+@pytest.mark.parametrize(("seed", "card"), [(64044, "JC"), (81002, "KC")])
+def test_a_small_court_is_not_held_back_by_a_corner_whose_ink_fits_no_suit_it_reads(
+        seed: int, card: str) -> None:
+    # the other corner leaned to another rank (KD, 7D) in black ink: no reading of its own
+    assert _named_in_small_scene(seed, card) == [card]
+
+
 @pytest.mark.skipif(not any(d in INSTALLED for d in TRAINING_DESIGNS),
                     reason="no training design is installed (sh scripts/ensure-card-designs.sh)")
 def test_the_training_script_learns_letters_from_a_few_scenes() -> None:
