@@ -585,7 +585,7 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
         not overlapped or other[0].suit_p >= th.agreeing_glyph)
     # ... or a court's picture, the other corner leaning to no other rank in ink that fits
     # it, nor suit (a small king of spades read as a JC in one corner, a spade in the other)
-    pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 4
+    pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 5
                 and not field.alike and not (other and other[0].rank != only.rank
                                              and other[0].rank_p >= th.court_rival
                                              and other[0].colour_ok)

@@ -119,6 +119,14 @@ def test_a_small_court_is_not_held_back_by_a_corner_whose_ink_fits_no_suit_it_re
     assert _named_in_small_scene(seed, card) == [card]
 
 
+@needs_held_out_designs
+@pytest.mark.parametrize(("seed", "card"), [(64026, "KD"), (81001, "QD")])
+def test_a_small_court_whose_face_shows_four_suit_marks_beside_its_picture_is_named(
+        seed: int, card: str) -> None:
+    # its picture's suit marks and blots counted four pips ("index not found" at fewer than 4)
+    assert _named_in_small_scene(seed, card) == [card]
+
+
 @pytest.mark.skipif(not any(d in INSTALLED for d in TRAINING_DESIGNS),
                     reason="no training design is installed (sh scripts/ensure-card-designs.sh)")
 def test_the_training_script_learns_letters_from_a_few_scenes() -> None:
