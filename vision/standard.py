@@ -592,7 +592,7 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
                 and not (other and other[0].suit != only.suit and other[0].colour_ok
                          and other[0].suit_p >= th.leaning))
     least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS
-             else th.single_corner)
+             and field.pips < 4 else th.single_corner)
     # ... and nothing on the face denies it (fewer pips only where the other corner is unread)
     if only.p >= least and (seconded or counted or pictured) and not field_denies(
             only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):

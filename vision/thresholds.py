@@ -39,8 +39,9 @@ class Thresholds:
     its own (enough to stop the other corner being taken alone)."""
     small_pictured_court: float = 0.7
     """Least probability of the one corner read of a small court that its picture backs,
-    where the court letter classifier (:mod:`vision.small_courts`) names the same letter
-    (0.9, :attr:`single_corner`, elsewhere)."""
+    beside fewer than four suit marks, where the court letter classifier
+    (:mod:`vision.small_courts`) names the same letter (0.9, :attr:`single_corner`,
+    elsewhere)."""
     court_rival: float = 0.2
     """Rank probability at which a small court's unread corner leans to another rank, so
     that its picture no longer backs the one corner read (a blotted K is read as a J)."""
