@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 
 from vision.face import Field, field_denies
 from vision.glyphs import Ink, ModelError, feature_size, features_of
-from vision.index import Candidate
 from vision.readings import CornerReading, Reading
 from vision.thresholds import Thresholds
 
@@ -65,7 +64,13 @@ class SmallGlyphModel:
         for each class: glyphs x classes."""
         if not glyphs:
             return np.zeros((0, len(self.classes)), np.float32)
-        return np.asarray(normalised(features_of(glyphs)) @ self.weights, np.float32)
+        return self.scores_of(features_of(glyphs))
+
+    def scores_of(self, features: NDArray[np.float32]) -> NDArray[np.float32]:
+        """:meth:`scores` of glyphs whose :func:`vision.glyphs.features_of` rows are made."""
+        if len(features) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        return np.asarray(normalised(features) @ self.weights, np.float32)
 
     def names(self, glyphs: list[Ink]) -> list[str]:
         """The class each glyph is.
@@ -114,21 +119,22 @@ def load_models() -> None:
     shipped_small_suits()
 
 
-def index_seconded(cands: list[Candidate], readings: list[CornerReading],
-                    th: Thresholds) -> list[CornerReading]:
-    """``readings`` of a small card's corners, each read from the candidate (rank and suit
-    glyphs) beside it in ``cands``: a court whose letter the court classifier names
-    another court's has its rank made unclear, a spade or a club the suit classifier
-    scores the other black suit by :data:`SUIT_MARGIN` its suit (no surer than
-    :attr:`Thresholds.leaning`)."""
+def index_seconded(rank_features: NDArray[np.float32], suit_features: NDArray[np.float32],
+                   readings: list[CornerReading], th: Thresholds) -> list[CornerReading]:
+    """``readings`` of a small card's corners, each read from the rank and suit glyphs whose
+    :func:`vision.glyphs.features_of` rows are beside it in ``rank_features`` and
+    ``suit_features`` (the index classifier's, not made again): a court whose letter the
+    court classifier names another court's has its rank made unclear, a spade or a club
+    the suit classifier scores the other black suit by :data:`SUIT_MARGIN` its suit (no
+    surer than :attr:`Thresholds.leaning`)."""
     out = list(readings)
     courts = [i for i, r in enumerate(out) if r.rank in COURT_LETTERS]
-    for i, letter in zip(courts, shipped_small_courts().names([cands[i].rank for i in courts]),
-                         strict=True):
-        if letter != out[i].rank:
+    letters = shipped_small_courts().scores_of(rank_features[courts]).argmax(axis=1)
+    for i, letter in zip(courts, letters, strict=True):
+        if COURT_LETTERS[int(letter)] != out[i].rank:
             out[i] = replace(out[i], rank_p=min(out[i].rank_p, th.leaning))
     black = [i for i, r in enumerate(out) if r.suit in BLACK_SUIT_NAMES]
-    scores = shipped_small_suits().scores([cands[i].suit for i in black])
+    scores = shipped_small_suits().scores_of(suit_features[black])
     for i, score in zip(black, scores, strict=True):
         mine = BLACK_SUIT_NAMES.index(out[i].suit)
         if score[1 - mine] - score[mine] >= SUIT_MARGIN:

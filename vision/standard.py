@@ -105,7 +105,8 @@ def prepare() -> None:
 def _readings(cands: list[Candidate], th: Thresholds, small: bool = False) -> list[CornerReading]:
     """What the classifier reads in each candidate (rank and suit, their probabilities,
     the ink's colour fits the suit); a ``small`` card's court letters and suits seconded."""
-    probs = shipped_model().predict(features_of([g for c in cands for g in (c.rank, c.suit)]))
+    features = features_of([g for c in cands for g in (c.rank, c.suit)])
+    probs = shipped_model().predict(features)
     rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
     out = []
     for i, cand in enumerate(cands):
@@ -126,7 +127,7 @@ def _readings(cands: list[Candidate], th: Thresholds, small: bool = False) -> li
                                  (max(cand.rank_box.x1, cand.suit_box.x1), cand.suit_box.y1),
                                  min(cand.rank_box.x, cand.rank_box.y, cand.suit_box.x),
                                  letter=PRINTED_RANKS[ri]))
-    return index_seconded(cands, out, th) if small else out
+    return index_seconded(features[0::2], features[1::2], out, th) if small else out
 
 
 def _unclear(readings: list[CornerReading], th: Thresholds) -> bool:
@@ -533,8 +534,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
-            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped,
-                                        small)
+            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped, small)
             if backed is not None:
                 return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)

@@ -12,7 +12,7 @@ import pytest
 import vision.small_courts as small_courts
 from vision.bench import PUBLISHED, _owner, conditions_for, recognizer_for
 from vision.designs import BENCH_DESIGNS, TRAINING_DESIGNS, published_designs
-from vision.glyphs import ModelError
+from vision.glyphs import ModelError, features_of
 from vision.index import Box, Candidate
 from vision.readings import CornerReading
 from vision.render import render_scene
@@ -68,7 +68,8 @@ def test_a_court_or_a_black_suit_the_classifiers_name_otherwise_is_made_unclear(
     box = Box(0, 0, 16, 24)
     cands = [Candidate(glyph, glyph, box, box, 0.0, r.corner) for r in readings]
     th = Thresholds()
-    seconded = index_seconded(cands, readings, th)
+    seconded = index_seconded(features_of([c.rank for c in cands]),
+                              features_of([c.suit for c in cands]), readings, th)
     # the jack a K's blot was read as has its rank unclear, the club a spade's blot was
     # read as its suit; the king of spades' rank and the seven of hearts stand
     assert [(r.rank_p, r.suit_p) for r in seconded] == [
