@@ -583,12 +583,12 @@ def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: F
     # its suit too: the suit a stroke of another card leans to is no reading)
     seconded = shown and other[0].card == only.card and other[0].colour_ok and (
         not overlapped or other[0].suit_p >= th.agreeing_glyph)
-    # ... or a court's picture, the other corner leaning to no other rank in ink that fits
-    # it, nor suit (a small king of spades read as a JC in one corner, a spade in the other)
+    # ... or a court's picture, the other corner leaning to no other rank (a small card's in
+    # ink that fits it: round two larger cards each corner reads one's), nor suit
     pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 5
                 and not field.alike and not (other and other[0].rank != only.rank
                                              and other[0].rank_p >= th.court_rival
-                                             and other[0].colour_ok)
+                                             and (other[0].colour_ok or not small))
                 and not (other and other[0].suit != only.suit and other[0].colour_ok
                          and other[0].suit_p >= th.leaning))
     least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS

@@ -12,10 +12,11 @@ import pytest
 import vision.small_courts as small_courts
 from vision.bench import PUBLISHED, _owner, conditions_for, recognizer_for
 from vision.designs import BENCH_DESIGNS, TRAINING_DESIGNS, published_designs
+from vision.detect import quad_iou
 from vision.glyphs import ModelError, features_of
 from vision.index import Box, Candidate
 from vision.readings import CornerReading
-from vision.render import render_scene
+from vision.render import CONDITIONS, render_scene, with_deck
 from vision.small_courts import (
     BLACK_SUIT_NAMES,
     COURT_LETTERS,
@@ -118,6 +119,17 @@ def test_a_small_court_is_not_held_back_by_a_corner_whose_ink_fits_no_suit_it_re
         seed: int, card: str) -> None:
     # the other corner leaned to another rank (KD, 7D) in black ink: no reading of its own
     assert _named_in_small_scene(seed, card) == [card]
+
+
+def test_an_outline_round_two_larger_cards_is_not_named_by_one_corner_and_a_picture() -> None:
+    # our deck, overlapping: an outline round a JH and half a 6C reads the jack in one
+    # corner and the six (ink not fitting the suit read) in the other; named JH it hid
+    # the 6C the looks round an unread outline find (the small-card rule, let loose)
+    scene = render_scene(with_deck(CONDITIONS["overlap"], "standard"), 58001)
+    six = next(t for t in scene.cards if t.card == "6C")
+    named = [d.card for d in recognizer_for("standard").detect(scene.image)
+             if quad_iou(d.quad, six.quad) > 0.9]
+    assert named == ["6C"]
 
 
 @needs_held_out_designs
