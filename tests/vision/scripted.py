@@ -64,6 +64,8 @@ class Table:
 
 
 def detector_finds(monkeypatch: pytest.MonkeyPatch, found: Sequence[FoundCard]) -> None:
-    """The recognizer's detector scripted to find exactly ``found`` in any frame."""
+    """The recognizer's detector scripted to find exactly ``found`` in any frame (at its
+    first look, and at the look at half the size that follows where nothing was named)."""
     monkeypatch.setattr(pipeline, "find_cards_with_alternates",
                         lambda image, *args, **kwargs: list(found))
+    monkeypatch.setattr(pipeline, "find_cards_halved", lambda image, *args, **kwargs: list(found))
