@@ -72,6 +72,7 @@ def test_a_real_photo_blurred_so_its_cards_edge_fades_is_read_at_half_size(name:
     # a white card on a light grey sheet, blurred 2.5 px: the first look outlines only print
     # inside the card, names nothing, and the look at half the size finds the card
     photo = next(p for p in load_photos() if p.name == name)
-    image, cards = changed(cv2.imread(str(photo.image)), photo.cards, "blur 2.5 px")
+    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
+    image, cards = changed(taken, photo.cards, "blur 2.5 px")
     score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
     assert (score.right, score.wrong) == (1, 0)
