@@ -158,6 +158,52 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
     return ink, red, chroma
 
 
+SHADE_REACH = 41
+"""Width (pixels of a card halved, 100 x 140) of the closing that finds the paper round each
+pixel for :func:`shadowed_paper`: wider than a pip."""
+
+SHADED = 0.8
+"""Paper (a fraction of the card's, :func:`paper_colour`) below which it is in shade."""
+
+SHADE_FLOOR = 0.25
+"""The least a shade's paper (its median) is of the card's paper: darker, it is print
+reaching the card's edge (a deck whose one giant pip fills the face)."""
+
+
+def shadowed_paper(card: NDArray[np.uint8], paper: NDArray[np.float32], least_ink: float,
+                   reach: int = SHADE_REACH) -> NDArray[np.bool_]:
+    """Where a card (halved, BGR) is paper in a shadow cast across it: in shade that
+    reaches the card's edge (paper found by a closing, a max filter then a min filter as
+    wide), and less than ``least_ink`` darker than that shade's own paper. Along a shadow's
+    edge, the max filter of :func:`ink_red_and_chroma` reaches the lit paper across it and
+    reads a band of ink on its dark side. (Not for an index: a closing takes a blurred
+    glyph wider than its reach for paper.)
+
+    >>> card = np.full((140, 100, 3), 230, np.uint8); card[:, 50:] = 70  # a shadow
+    >>> card[60:80, 70:80] = 10  # a pip in it
+    >>> shade = shadowed_paper(card, np.float32([230, 230, 230]), 0.25)
+    >>> bool(shade[:, 50:70].all()), bool(shade[60:80, 70:80].any()), bool(shade[:, :50].any())
+    (True, False, False)
+    """
+    b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
+               for i, plane in enumerate(cv2.split(np.asarray(card, np.uint8))))
+    darkest = cv2.min(cv2.min(b, g), r)
+    local = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    if float(local.min()) >= SHADED:
+        return np.zeros(darkest.shape, np.bool_)  # (most cards: no shade at all)
+    # a shadow falls across the card from the table: shade that does not reach the card's
+    # edge, or is as dark as ink, is print wider than the closing (a giant pip)
+    _, labels = cv2.connectedComponents((local < SHADED).astype(np.uint8))
+    rim = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    shades = [k for k in np.setdiff1d(rim, [0]).tolist()
+              if float(np.median(local[labels == k])) >= SHADE_FLOOR]
+    if not shades:
+        return np.zeros(darkest.shape, np.bool_)
+    ink = 1.0 - darkest / np.maximum(local, 0.05)
+    return np.asarray(np.isin(labels, shades) & (ink <= least_ink), np.bool_)
+
+
 def _corner_view(a: NDArray[Any], corner: int) -> NDArray[Any]:
     """The array turned so that ``corner`` is its top-left (the bottom-right corner turned
     180 degrees: its index is printed upside down)."""

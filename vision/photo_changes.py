@@ -112,6 +112,18 @@ def _noise(image: Image, sigma: float = 8.0) -> NDArray[np.float32]:
     return image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
 
 
+def shadow_across(image: Image, light: float = 0.3, angle: float = 70.0,
+                   soft: float = 0.04) -> NDArray[np.float32]:
+    """A shadow over one side of the photo (an arm or a phone between the lamp and the
+    table), its light ``light`` of the rest, its edge through the middle at ``angle``
+    degrees, soft over about ``soft`` of the photo's width."""
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = ((x - w / 2) * np.cos(np.deg2rad(angle)) + (y - h / 2) * np.sin(np.deg2rad(angle)))
+    lit = light + (1.0 - light) / (1.0 + np.exp(-4.0 * across / (soft * w)))
+    return np.asarray(image.astype(np.float32) * lit[:, :, None], np.float32)
+
+
 CHANGES: dict[str, ImageChange] = {
     "as taken": lambda image: (image, _SAME),
     "quarter turn": _turned(-90.0),
@@ -131,6 +143,7 @@ CHANGES: dict[str, ImageChange] = {
     "blur 1.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5)),
     "blur 2.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 2.5)),
     "haze (60 %)": _levels(lambda v: v * 0.6 + 255 * 0.4),
+    "shadow across": _pixels(shadow_across),
 }
 """Each change by name (see :data:`ImageChange`)."""
 

@@ -38,7 +38,9 @@ from vision.index import (
     overlaid_corners,
     paper_colour,
     parted,
+    shadowed_paper,
 )
+from vision.photo_changes import shadow_across
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
@@ -489,6 +491,24 @@ def test_a_small_ace_printed_as_a_1_is_read_by_its_face() -> None:
     for card in ("AH", "AS"):
         assert identify_standard(_seen("aisleriot-ancient-french", card, 50, 0.6),
                                  card_px=50).card == card
+
+
+@pytest.mark.skipif("aisleriot-ancient-french" not in INSTALLED,
+                    reason="aisleriot-ancient-french is not installed "
+                           "(scripts/ensure-card-designs.sh)")
+def test_a_shadows_edge_across_the_pips_is_no_ink() -> None:
+    # an arm's shadow over half the card, its light 0.3 of the rest: the paper round the
+    # pips on its dark side is the shadow's, and no band of ink along its edge runs into a
+    # pip (the pips were miscounted, and the card refused for "pips disagree")
+    for card in ("5C", "7H", "9S", "3D", "10H"):
+        face = _seen("aisleriot-ancient-french", card)
+        shaded = np.clip(shadow_across(face, 0.3, 60.0, 0.05), 0, 255).astype(np.uint8)
+        assert identify_standard(shaded).card == card
+    # a deck whose one giant pip reaches the card's edge: that is print, not shade
+    half = np.asarray(cv2.resize(_seen("aisleriot-ancient-french", "2S"),
+                                 (CARD_W // 2, CARD_H // 2)), np.uint8)
+    half[CARD_H // 4:, CARD_W // 4:] = 40
+    assert not shadowed_paper(half, paper_colour(half), 0.25).any()
 
 
 def test_two_faint_corners_alike_are_not_named_on_a_face_glare_washes_out(
