@@ -26,11 +26,17 @@ of it; a card taken a quarter-turn round) is matched part by part by its keypoin
 where the stages above judge it again, past any cover (:mod:`vision.taught_cover`).
 This runs only on the few cards the first look leaves unknown.
 
+A card still unknown may lie in a shadow cast across it (an arm, a phone): a step of
+light, which the light's gain and offset do not cancel. Fitted against the reference most
+like it, the shadow is lifted (:mod:`vision.taught_shade`) and the card read again; its
+keypoints must bear the name out.
+
 The parts, one job each:
 
 * :mod:`vision.taught_views` - the descriptor, fine view and detail of a card;
 * :mod:`vision.taught_evidence` - per-pixel light, glare and cover evidence;
 * :mod:`vision.taught_keypoints` - ORB keypoints and the affine fit;
+* :mod:`vision.taught_shade` - a shadow across a card, fitted and lifted;
 * :mod:`vision.taught_store` - teaching from a folder, and the deck store on disk;
 * :mod:`vision.taught_references` - a deck's faces and what is derived from them;
 * :mod:`vision.taught_glare`, :mod:`vision.taught_cover` - the gallery's checks;
@@ -63,6 +69,7 @@ from vision.taught_evidence import (
 from vision.taught_glare import GlareChecks
 from vision.taught_keypoints import Features, features, quarter_turned
 from vision.taught_references import RIVALS, Ref
+from vision.taught_shade import fitted_shadow, relit
 from vision.taught_store import (
     CARD_ID,
     CARD_SHAPED,
@@ -104,6 +111,8 @@ KP_FLOOR = 0.3  # a card no reference is even this alike (either view) is not ma
 KP_AGREE = 0.5  # the named card's own fit must have this fraction of the best fit's inliers
 RIVAL_WINDOW = 0.2  # cards this close by descriptor are rivals to a fair likeness
 NEAREST = 3  # and this many of the cards most like the named one
+SHADED_INLIERS = 24  # keypoints a card relit (see _in_shadow) must fit to its name
+SHADED_MARGIN = 1.25  # and how many times more than they fit any other card most like it
 
 
 @dataclass(frozen=True)
@@ -185,12 +194,45 @@ class Gallery(GlareChecks, CoverChecks):
     def identify(self, card: Image) -> Match:
         """The reference a canonical card shows, or ``card=None`` when not clearly one."""
         look = self._look(card)
-        if look.found is None and self.faces is not None and not look.doubted:
-            seen = self._by_keypoints(card, look.per_card, look.reason == Refusal.GLARE)
+        if look.found is None and self.faces is not None:
+            seen = None if look.doubted else self._by_keypoints(
+                card, look.per_card, look.reason == Refusal.GLARE)
+            if seen is None:
+                seen = self._in_shadow(card, look.per_card)
             if seen is not None:
                 return seen
         return Match(None if look.found is None else self.cards[look.found], look.best,
                      look.second, None if look.found is not None else look.reason)
+
+    def _in_shadow(self, card: Image, per_card: NDArray[np.float32]) -> Match | None:
+        """The card named once relit, where a shadow across it explains how it differs from
+        the reference most like it (:mod:`vision.taught_shade`), and its keypoints bear the
+        name out: more of them fit the named card than any other of the cards it is most
+        like (not its near twins, which share its keypoints). Without that check, a webcam
+        deck's 8C relit was named 8S. wmcnicho's real photos (64, taught from one photo of
+        each card, read in the other) with a shadow's edge across them, light 0.3: 8 -> 42
+        read; a soft one, 0.5: 46 -> 55; none wrong."""
+        assert self.faces is not None
+        best = int(np.argmax(per_card))
+        if float(per_card[best]) < KP_FLOOR:
+            return None
+        side = int(np.argmax(matvec(self.descriptors[best], describe(card))))
+        reference = self.faces[best] if side == 0 else self.faces[best][::-1, ::-1]
+        shadow = fitted_shadow(card, np.ascontiguousarray(reference))
+        if shadow is None:
+            return None
+        lifted = relit(card, shadow)
+        look = self._look(lifted)
+        if look.found is None:
+            return None
+        named = look.found
+        alike = [int(k) for k in np.argsort(-per_card)[:SHORTLIST]]
+        fits = self._fits(features(lifted), per_card, tuple(dict.fromkeys([*alike, named])))
+        rivals = [n for k, (n, _) in fits.items() if not self._twins[named, k]]
+        mine = fits.get(named, (0, None))[0]
+        if mine < SHADED_INLIERS or mine <= SHADED_MARGIN * max(rivals, default=0):
+            return None
+        return Match(self.cards[named], look.best, look.second)
 
     def _look(self, card: Image) -> _Look:
         """The first and second stages, with the checks against glare and rivals."""

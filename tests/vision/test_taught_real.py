@@ -30,6 +30,8 @@ from vision.enrolled import (
     enroll_folder,
     quarter_turned,
 )
+from vision.photo_changes import changed
+from vision.photobench import score_photo
 from vision.photos import Photo, load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
@@ -115,6 +117,26 @@ def test_a_webcam_deck_taught_from_one_photo_reads_its_second_photo() -> None:
     # this version: 64 of 64
     assert wrong == 0
     assert right >= 0.9 * total
+
+
+@needs_photos
+def test_a_webcam_deck_taught_in_even_light_reads_its_cards_in_a_shadow() -> None:
+    # the same deck taught from its first photos; its second photos with a shadow's soft
+    # edge across them (light 0.3): the whole-card comparison read 4 of 32; relit, 15
+    by_card: dict[str, list[Photo]] = {}
+    for p in load_photos():
+        if p.folder == "wmcnicho":
+            by_card.setdefault(p.cards[0].card, []).append(p)
+    pairs = [ps for ps in by_card.values() if len(ps) == 2]
+    gallery = Gallery.from_faces("webcam", {ps[0].cards[0].card: ps[0].read() for ps in pairs})
+    rec = Recognizer(gallery, settings=LARGE)
+    right = wrong = 0
+    for photo in (ps[1] for ps in pairs):
+        image, cards = changed(photo.read(), photo.cards, "shadow across")
+        score = score_photo(cards, rec.detect(image))
+        right, wrong = right + score.right, wrong + score.wrong + score.off_box
+    assert wrong == 0
+    assert right >= 12
 
 
 @pytest.fixture(scope="module")
