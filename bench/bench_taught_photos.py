@@ -1,6 +1,6 @@
 """Print how a deck taught from real photos reads real photos of it.
 
-    python bench/bench_taught_photos.py [--repeat N] [--cards]
+    python bench/bench_taught_photos.py [--repeat N] [--cards] [--change NAME]
 
 Two sets from ``../shared/photos/`` (one line saying why where they are absent):
 
@@ -13,7 +13,9 @@ Two sets from ``../shared/photos/`` (one line saying why where they are absent):
 Each is scored as ``companion vision bench --photos`` scores the standard deck (see
 vision/photobench.py): right, unknown by reason, not found, wrong (a labelled card named
 as another), off-box (a named quad in no labelled box), CPU ms per image on one core.
-``--cards`` lists every labelled card that was not read right, and why.
+``--cards`` lists every labelled card that was not read right, and why. ``--change``
+reads the photos changed as another set-up would change them (vision/photo_changes.py;
+the cards are taught from the photos as taken): ``--change "shadow across"``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -33,7 +36,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from vision.bench import reason_key
 from vision.enrolled import Gallery, enroll_folder
-from vision.photobench import _box_for, report_photos, run_photos
+from vision.photo_changes import CHANGES, changed
+from vision.photobench import PhotoChange, _box_for, report_photos, run_photos
 from vision.photos import Photo, load_photos, missing_reason
 from vision.pipeline import Recognizer
 
@@ -59,7 +63,8 @@ def _misses(rec: Recognizer, photos: list[Photo]) -> list[str]:
     return lines
 
 
-def guillex7(photos: tuple[Photo, ...], repeat: int, cards: bool) -> str:
+def guillex7(photos: tuple[Photo, ...], repeat: int, cards: bool,
+             change: PhotoChange | None = None) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "photos"
         folder.mkdir()
@@ -70,13 +75,14 @@ def guillex7(photos: tuple[Photo, ...], repeat: int, cards: bool) -> str:
         enroll_folder("real-deck", folder, Path(tmp) / "decks")
         rec = Recognizer("real-deck", store=Path(tmp) / "decks")
         scenes = [p for p in photos if p.folder == "guillex7/query"]
-        out = report_photos(run_photos(scenes, rec, repeat))
-        if cards:
+        out = report_photos(run_photos(scenes, rec, repeat, change))
+        if cards and change is None:
             out += "\n" + "\n".join(_misses(rec, scenes))
         return out
 
 
-def wmcnicho(photos: tuple[Photo, ...], repeat: int, cards: bool) -> str:
+def wmcnicho(photos: tuple[Photo, ...], repeat: int, cards: bool,
+             change: PhotoChange | None = None) -> str:
     by_card: dict[str, list[Photo]] = {}
     for p in photos:
         if p.folder == "wmcnicho":
@@ -89,8 +95,8 @@ def wmcnicho(photos: tuple[Photo, ...], repeat: int, cards: bool) -> str:
         rec = Recognizer(gallery)
         scenes = [ps[read] for ps in pairs]
         out.append(f"taught from photo {teach + 1}, read in photo {read + 1}:")
-        out.append(report_photos(run_photos(scenes, rec, repeat)))
-        if cards:
+        out.append(report_photos(run_photos(scenes, rec, repeat, change)))
+        if cards and change is None:
             out.extend(_misses(rec, scenes))
     return "\n".join(out)
 
@@ -98,7 +104,10 @@ def wmcnicho(photos: tuple[Photo, ...], repeat: int, cards: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1, help="times each image is read")
-    parser.add_argument("--cards", action="store_true", help="list the cards not read right")
+    parser.add_argument("--cards", action="store_true",
+                        help="list the cards not read right (photos as taken)")
+    parser.add_argument("--change", choices=list(CHANGES),
+                        help="read the photos so changed (taught from them as taken)")
     args = parser.parse_args(argv)
     reason = missing_reason()
     if reason is not None:
@@ -106,11 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cv2.setNumThreads(1)
     photos = load_photos()
-    print("== guillex7: taught from one photo per card (template), read in query ==")
-    print(guillex7(photos, args.repeat, args.cards))
+    change = None if args.change is None else partial(changed, change=args.change)
+    seen = "" if args.change is None else f" ({args.change})"
+    print(f"== guillex7: taught from one photo per card (template), read in query{seen} ==")
+    print(guillex7(photos, args.repeat, args.cards, change))
     print()
-    print("== wmcnicho: taught from one webcam photo per card, read in the other ==")
-    print(wmcnicho(photos, args.repeat, args.cards))
+    print(f"== wmcnicho: taught from one webcam photo per card, read in the other{seen} ==")
+    print(wmcnicho(photos, args.repeat, args.cards, change))
     return 0
 
 
