@@ -422,12 +422,13 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
 
 
 def find_cards_halved(image: Image, settings: DetectorSettings | None = None,
-                      counts: PlaceTest | None = None) -> list[FoundCard]:
-    """:func:`find_cards_with_alternates` (piles, squares and two-sided cards looked for) on
-    ``image`` shrunk to half its size, the cards in ``image``'s pixels. A frame so blurred
-    that its first look outlines nothing can show its cards' sides halved: blur 2.5 px
-    spreads a white card's 20 grey levels on a light sheet below the edge thresholds, half
-    as far at half the size.
+                      counts: PlaceTest | None = None, two_sides: bool = True,
+                      ) -> list[FoundCard]:
+    """:func:`find_cards_with_alternates` (piles, squares and, with ``two_sides``,
+    two-sided cards looked for) on ``image`` shrunk to half its size, the cards in
+    ``image``'s pixels. A frame so blurred that its first look outlines nothing can show
+    its cards' sides halved: blur 2.5 px spreads a white card's 20 grey levels on a light
+    sheet below the edge thresholds, half as far at half the size.
 
     >>> find_cards_halved(np.zeros((120, 160, 3), np.uint8))
     []
@@ -439,7 +440,7 @@ def find_cards_halved(image: Image, settings: DetectorSettings | None = None,
     return [replace(found, quad=np.asarray(2 * found.quad, np.float32), alternates=[
         Outline(np.asarray(2 * a.contour, np.int32), np.asarray(2 * a.rough, np.float32))
         for a in found.alternates]) for found in find_cards_with_alternates(
-            halved, settings, piles=True, squares=True, counts=place, two_sides=True)]
+            halved, settings, piles=True, squares=True, counts=place, two_sides=two_sides)]
 
 
 def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,

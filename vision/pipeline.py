@@ -378,20 +378,22 @@ class Recognizer:
 
     def _detect(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """The cards found and read; where nothing was named, those of a second look at
-        the frame halved (:func:`vision.detect.find_cards_halved`; standard decks only: not
-        measured on taught ones) beside the first look's outlines that lie under none of
-        its. Blur 2.5 px spreads a white card's edge on a light table below the edge
-        thresholds, and the first look outlines only print inside the card, or nothing: the
-        real photos blurred 2.5 px 164 -> 169 of 196 read, 1.5 px 185 -> 187, overexposed
-        179 -> 182, in haze 180 -> 181."""
+        the frame halved (:func:`vision.detect.find_cards_halved`) beside the first look's
+        outlines that lie under none of its. Blur 2.5 px spreads a white card's edge on a
+        light table below the edge thresholds, and the first look outlines only print
+        inside the card, or nothing: the real photos blurred 2.5 px 164 -> 169 of 196 read,
+        1.5 px 185 -> 187, overexposed 179 -> 182, in haze 180 -> 181. A taught deck's too
+        (wmcnicho's webcam deck, taught from one photo a card, read in the other: blurred
+        2.5 px 40 -> 63 of 64, overexposed 52 -> 60, in haze 27 -> 53; an empty frame costs
+        it about 4 ms more)."""
         # (a taught card is not guessed from two sides: not measured)
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts, two_sides=self.gallery is None)
         first = self._read_found(image, counts, found) if found else []
-        if self.gallery is not None or any(d.card is not None for d in first):
+        if any(d.card is not None for d in first):
             return first
-        second = self._read_found(image, counts, find_cards_halved(image, self.settings, counts),
-                                  halved=True)
+        second = self._read_found(image, counts, find_cards_halved(
+            image, self.settings, counts, two_sides=self.gallery is None), halved=True)
         if not any(d.card is not None for d in second):
             return first or second
         return second + [d for d in first
@@ -400,8 +402,8 @@ class Recognizer:
     def _read_found(self, image: Image, counts: PlaceTest | None, everything: list[FoundCard],
                     halved: bool = False) -> list[Detection]:
         """Each card ``everything`` holds read (guesses on piles kept only where they read);
-        ``halved``: found in the frame halved, so blurred that a black suit named unsurely
-        is left unnamed (:func:`_black_named_surely`)."""
+        ``halved``: found in the frame halved, so blurred that a standard card of a black
+        suit named unsurely is left unnamed (:func:`_black_named_surely`)."""
         out: list[Detection] = []
         guesses = []
         outlined = [f for f in everything if not f.guessed]
@@ -447,7 +449,7 @@ class Recognizer:
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out)
-        return [_black_named_surely(d) for d in out] if halved else out
+        return [_black_named_surely(d) for d in out] if halved and self.gallery is None else out
 
     def _read_snapped(self, image: Image, quad: NDArray[np.float32],
                       first: tuple[str | None, float, Refusal | None],

@@ -559,3 +559,15 @@ def test_a_blurred_card_beside_an_outlined_thing_that_names_nothing_is_found_at_
     assert [d.card for d in seen if d.card is not None] == ["6D"]
     # the coaster shows once (as the first look outlined it, or the second), unnamed
     assert len([d for d in seen if d.card is None and quad_iou(d.quad, coaster) > 0.5]) <= 1
+
+
+def test_a_blurred_taught_card_that_no_outline_finds_is_found_at_half_size() -> None:
+    # a deck taught from its faces (the standard deck's, in one design), read on the
+    # blurred light sheet: the look at half the size finds it for a taught deck too (the
+    # real webcam photos blurred 2.5 px, taught from their other photos: 40 -> 63 of 64)
+    faces = {c: render_card("standard", c, TRAIN_DESIGNS[0]) for c in ("6D", "9C", "QS", "2H")}
+    rec = Recognizer(Gallery.from_faces("four-cards", faces))
+    assert [d.card for d in rec.detect(_blurred_card_on_a_light_sheet("6D"))] == ["6D"]
+    empty = np.asarray(cv2.GaussianBlur(np.full((480, 640, 3), 172, np.uint8), (0, 0), 2.5),
+                       np.uint8)
+    assert rec.detect(empty) == []
