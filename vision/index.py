@@ -135,7 +135,8 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
     Ink is taken from the darkest channel of the white-balanced image (red and black print
     alike), relative to the paper's local brightness round it (a max filter wider than any
     stroke, smoothed), so a shadow or a glare gradient over the corner is no ink. Redness
-    is how much more red than the other channels a pixel is, relative to its darkness:
+    is how much more red than the other channels a pixel is, relative to its darkness
+    against that paper (where it is darker than the card's):
     red ink scores high, black ink and paper near 0. Chroma is how far the pixel's colour
     is from grey, relative to its darkness: any coloured ink scores high (a four-colour
     deck's blue or green too), black ink and paper near 0.
@@ -146,10 +147,13 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
                for i, plane in enumerate(cv2.split(np.asarray(window, np.uint8))))
     darkest = cv2.min(cv2.min(b, g), r)
     local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
-    ink = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), reach * 4 / PAPER_REACH), 0.05)
-    np.divide(darkest, ink, out=ink)
+    local = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), reach * 4 / PAPER_REACH), 0.05)
+    ink = np.divide(darkest, local)
     np.clip(np.subtract(1.0, ink, out=ink), 0, 1, out=ink)
-    dark = np.maximum(np.subtract(1.0, darkest), 0.05)
+    # how dark against the paper round it, not the card's: red ink in a shadow over the
+    # index is as red for its darkness as in the light
+    lit = np.minimum(local, 1.0)
+    dark = np.maximum(np.subtract(lit, darkest), np.multiply(lit, 0.05))
     blue_or_green = cv2.max(b, g)
     chroma = np.subtract(cv2.max(blue_or_green, r), darkest)
     np.clip(np.divide(chroma, dark, out=chroma), 0, 2, out=chroma)

@@ -35,8 +35,10 @@ def _plain_ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float
     b, g, r = f[..., 0], f[..., 1], f[..., 2]
     darkest = np.minimum(np.minimum(b, g), r)
     local_paper = cv2.GaussianBlur(cv2.dilate(darkest, np.ones((15, 15), np.uint8)), (0, 0), 4)
-    ink = np.clip(1.0 - darkest / np.maximum(local_paper, 0.05), 0, 1)
-    dark = np.maximum(1.0 - darkest, 0.05)
+    local = np.maximum(local_paper, 0.05)
+    ink = np.clip(1.0 - darkest / local, 0, 1)
+    lit = np.minimum(local, 1.0)  # the paper round a pixel, no brighter than the card's
+    dark = np.maximum(lit - darkest, 0.05 * lit)
     red = np.clip((r - np.maximum(b, g)) / dark, -1, 2)
     chroma = np.clip((np.maximum(np.maximum(b, g), r) - darkest) / dark, 0, 2)
     return ink, red, chroma
@@ -53,6 +55,13 @@ def test_ink_redness_and_chroma_are_as_defined() -> None:
         assert np.allclose(got, want, atol=1e-6)
     _, red, _ = ink_red_and_chroma(window, paper)
     assert float(red[25:35, 15:25].mean()) > 0.5  # red ink scores high
+    # in a shadow (the paper round it a third as bright) as red as in the light
+    shaded = np.full((95, 68, 3), 230, np.uint8)
+    shaded[:, 34:] = 77
+    shaded[40:60, 5:25] = (30, 30, 200)
+    shaded[40:60, 44:64] = (10, 10, 67)
+    _, red, _ = ink_red_and_chroma(shaded, np.array([230.0, 230.0, 230.0], np.float32))
+    assert abs(float(red[45:55, 49:59].mean()) - float(red[45:55, 10:20].mean())) < 0.1
 
 
 def test_glyphs_measured_together_are_each_measured_alone() -> None:

@@ -90,3 +90,14 @@ def test_real_photos_with_a_shadow_across_them_are_read() -> None:
         image, cards = changed(taken, photo.cards, "shadow across")
         right += score_photo(cards, rec.detect(np.asarray(image, np.uint8))).right
     assert right >= len(photos) - 1
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_a_red_index_in_a_shadow_is_red() -> None:
+    # a 7D, its top index under the shadow, its bottom one in the light: the index's ink
+    # is weighed red against the shadow's paper round it, not the lit paper of the card
+    photo = next(p for p in load_photos() if p.name == "wmcnicho/train24.jpg")
+    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
+    image, cards = changed(taken, photo.cards, "shadow across")
+    score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    assert (score.right, score.wrong) == (1, 0)
