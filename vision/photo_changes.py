@@ -69,6 +69,16 @@ def _scaled(factor: float) -> ImageChange:
     return scale
 
 
+def _then(first: ImageChange, second: ImageChange) -> ImageChange:
+    """``first``, then ``second`` (whose matrix must be the identity: a change of pixels)."""
+
+    def both(image: Image) -> tuple[Image, NDArray[np.float64]]:
+        out, matrix = first(image)
+        return second(out)[0], matrix
+
+    return both
+
+
 def _tilted(degrees: float) -> ImageChange:
     """Seen by the same camera pitched ``degrees`` further from overhead: the table's far
     side smaller, the near side larger (the homography K R K^-1 of a camera turned about
@@ -144,6 +154,9 @@ CHANGES: dict[str, ImageChange] = {
     "blur 2.5 px": _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 2.5)),
     "haze (60 %)": _levels(lambda v: v * 0.6 + 255 * 0.4),
     "shadow across": _pixels(shadow_across),
+    # a camera further away and softly focused: cards about 100 px wide, blurred
+    "half, blur 1.5 px": _then(_scaled(0.5),
+                               _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5))),
 }
 """Each change by name (see :data:`ImageChange`)."""
 
