@@ -4,10 +4,9 @@
 
 Each photo of ``../shared/photos/`` (one line saying why where they are absent) is changed
 (vision/photo_changes.py: turned, smaller, compressed, dimmer, brighter, noisier, blurred,
-shadowed,
-hazy), its labelled boxes moved with it, and scored as ``companion vision bench --photos``
-scores the photos as taken: right, unknown, not found, wrong (a labelled card named as
-another, or a named quad in no box), median CPU ms per image on one core.
+hazy, shadowed), its labelled boxes moved with it, and scored as ``companion vision
+bench --photos`` scores the photos as taken: right, unknown, not found, wrong (a labelled
+card named as another, or a named quad in no box), median CPU ms per image on one core.
 """
 
 from __future__ import annotations
