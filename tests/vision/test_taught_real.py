@@ -98,15 +98,20 @@ def test_a_deck_taught_from_one_photo_per_card_reads_real_scenes_of_it(
     assert right >= 0.85 * total
 
 
-@needs_photos
-def test_a_webcam_deck_taught_from_one_photo_reads_its_second_photo() -> None:
-    # 32 cards (ranks 2-9), each photographed twice by an overhead webcam: teach from one
-    # photo of each, read the other, both ways round
+def _webcam_pairs() -> list[list[Photo]]:
+    """The wmcnicho photos, two of each card (the cards photographed once are left out)."""
     by_card: dict[str, list[Photo]] = {}
     for p in load_photos():
         if p.folder == "wmcnicho":
             by_card.setdefault(p.cards[0].card, []).append(p)
-    pairs = [ps for ps in by_card.values() if len(ps) == 2]
+    return [ps for ps in by_card.values() if len(ps) == 2]
+
+
+@needs_photos
+def test_a_webcam_deck_taught_from_one_photo_reads_its_second_photo() -> None:
+    # 32 cards (ranks 2-9), each photographed twice by an overhead webcam: teach from one
+    # photo of each, read the other, both ways round
+    pairs = _webcam_pairs()
     assert len(pairs) == 32
     right = wrong = total = 0
     for teach, read in ((0, 1), (1, 0)):
@@ -123,11 +128,7 @@ def test_a_webcam_deck_taught_from_one_photo_reads_its_second_photo() -> None:
 def test_a_webcam_deck_taught_in_even_light_reads_its_cards_in_a_shadow() -> None:
     # the same deck taught from its first photos; its second photos with a shadow's soft
     # edge across them (light 0.3): the whole-card comparison read 4 of 32; relit, 15
-    by_card: dict[str, list[Photo]] = {}
-    for p in load_photos():
-        if p.folder == "wmcnicho":
-            by_card.setdefault(p.cards[0].card, []).append(p)
-    pairs = [ps for ps in by_card.values() if len(ps) == 2]
+    pairs = _webcam_pairs()
     gallery = Gallery.from_faces("webcam", {ps[0].cards[0].card: ps[0].read() for ps in pairs})
     rec = Recognizer(gallery, settings=LARGE)
     right = wrong = 0
