@@ -207,11 +207,13 @@ class Gallery(GlareChecks, CoverChecks):
     def _in_shadow(self, card: Image, per_card: NDArray[np.float32]) -> Match | None:
         """The card named once relit, where a shadow across it explains how it differs from
         the reference most like it (:mod:`vision.taught_shade`), and its keypoints bear the
-        name out: more of them fit the named card than any other of the cards it is most
-        like (not its near twins, which share its keypoints). Without that check, a webcam
-        deck's 8C relit was named 8S. wmcnicho's real photos (64, taught from one photo of
-        each card, read in the other) with a shadow's edge across them, light 0.3: 8 -> 42
-        read; a soft one, 0.5: 46 -> 55; none wrong."""
+        name out: at least :data:`SHADED_INLIERS` fit the named card, and
+        :data:`SHADED_MARGIN` times more than fit any other of the cards it is most like
+        (not its near twins, which share its keypoints). Without that check a webcam deck's
+        8C relit was named 8S, and a 6C 6S with no other card fitting at all. wmcnicho's
+        real photos (64, taught from one photo of each card, read in the other) with a
+        shadow's edge across them, light 0.3: 8 -> 37 read; a soft one, 0.5: 46 -> 56;
+        none wrong."""
         assert self.faces is not None
         best = int(np.argmax(per_card))
         if float(per_card[best]) < KP_FLOOR:
