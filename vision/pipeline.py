@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.blurred_suits import black_suit_seen
 from vision.decks import BLACK_SUITS
 from vision.detect import (
     CARD_H,
@@ -292,7 +293,7 @@ class Recognizer:
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry)
         if not retry:
-            return _outcome(r)
+            return _outcome(black_suit_seen(r, card, side))
         if r.card is None and r.reason is not Refusal.GLARE:
             if side < Thresholds.small_card_px:
                 # a small card's few-pixel index read once more is read wrong more often:
@@ -314,7 +315,8 @@ class Recognizer:
                         r = read_sharpened(r, seen, side, overlapped)
         if r.card is None and overlapped and r.reason in _CUT_INDEX:
             r = self._pushed_out(image, quad, side) or r
-        return _outcome(r)
+        # (last: each retry above may name a black suit that the blur has made unsure)
+        return _outcome(black_suit_seen(r, card, side))
 
     def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
                     ) -> Reading | None:
@@ -440,8 +442,9 @@ class Recognizer:
                 continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
         # an unread outline may be round two cards of a pile: guesses round it too (not
-        # round a small card, unread for its few-pixel index, nor one unread for glare)
-        unread = [d.quad for d in out if d.card is None and d.reason is not Refusal.GLARE
+        # round a small card, unread for its few-pixel index, nor one unread for glare or
+        # its suit)
+        unread = [d.quad for d in out if d.card is None and d.reason not in _NO_PILE
                   and short_side(d.quad) >= GUESS_ROUND_PX]
         if unread:
             round_unread = [portrait(g) for g in cards_round(
@@ -511,6 +514,11 @@ class Recognizer:
             del out[k]
         out.append(Detection(card, quad, score, None))
 
+
+_NO_PILE = (Refusal.GLARE, Refusal.SUIT_UNCLEAR)
+"""Why an unread outline is no outline round two cards of a pile: glare over a card, a
+rank read but not its suit (a blurred spade or club, :func:`black_suit_seen`: guessed
+round, a 10S read its outline cut as a 6S)."""
 
 SNAP_BELOW_PX = Thresholds.small_card_px
 """Short side (image pixels) below which a card that did not read is read again in its

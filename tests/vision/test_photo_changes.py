@@ -101,3 +101,17 @@ def test_a_red_index_in_a_shadow_is_red() -> None:
     image, cards = changed(taken, photo.cards, "shadow across")
     score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
     assert (score.right, score.wrong) == (1, 0)
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+@pytest.mark.parametrize("name", ["wmcnicho/test1.jpg", "wmcnicho/test5.jpg",
+                                  "alkenderesi/in_6.jpg"])
+def test_small_blurred_spades_are_not_named_clubs(name: str) -> None:
+    # halved and blurred 1.5 px, the webcam deck's spades (about 100 px wide) lose their
+    # point and read as clubs at 0.86-0.97: black cards so blurred are left unnamed, and
+    # not guessed round either (a 10S left so was read as a 6S in an outline cut short)
+    photo = next(p for p in load_photos() if p.name == name)
+    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
+    image, cards = changed(taken, photo.cards, "half, blur 1.5 px")
+    score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    assert (score.wrong, score.off_box) == (0, 0)
