@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.photo_changes import CHANGES, changed
-from vision.photobench import score_photo
+from vision.photobench import PhotoScore, score_photo
 from vision.photos import LabelledCard, load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, render_scene, with_deck
@@ -66,15 +66,20 @@ def test_a_tilted_view_shrinks_the_far_side_and_grows_the_near_side() -> None:
     assert far_moved.box[1] < near_moved.box[1]
 
 
+def _scored(name: str, change: str) -> PhotoScore:
+    """The shared photo ``name`` changed by ``change``, read by the standard reader."""
+    photo = next(p for p in load_photos() if p.name == name)
+    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
+    image, cards = changed(taken, photo.cards, change)
+    return score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+
+
 @pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
 @pytest.mark.parametrize("name", ["wmcnicho/test8.jpg", "wmcnicho/train18.jpg"])
 def test_a_real_photo_blurred_so_its_cards_edge_fades_is_read_at_half_size(name: str) -> None:
     # a white card on a light grey sheet, blurred 2.5 px: the first look outlines only print
     # inside the card, names nothing, and the look at half the size finds the card
-    photo = next(p for p in load_photos() if p.name == name)
-    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
-    image, cards = changed(taken, photo.cards, "blur 2.5 px")
-    score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    score = _scored(name, "blur 2.5 px")
     assert (score.right, score.wrong) == (1, 0)
 
 
@@ -96,10 +101,7 @@ def test_real_photos_with_a_shadow_across_them_are_read() -> None:
 def test_a_red_index_in_a_shadow_is_red() -> None:
     # a 7D, its top index under the shadow, its bottom one in the light: the index's ink
     # is weighed red against the shadow's paper round it, not the lit paper of the card
-    photo = next(p for p in load_photos() if p.name == "wmcnicho/train24.jpg")
-    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
-    image, cards = changed(taken, photo.cards, "shadow across")
-    score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    score = _scored("wmcnicho/train24.jpg", "shadow across")
     assert (score.right, score.wrong) == (1, 0)
 
 
@@ -110,8 +112,5 @@ def test_small_blurred_spades_are_not_named_clubs(name: str) -> None:
     # halved and blurred 1.5 px, the webcam deck's spades (about 100 px wide) lose their
     # point and read as clubs at 0.86-0.97: black cards so blurred are left unnamed, and
     # not guessed round either (a 10S left so was read as a 6S in an outline cut short)
-    photo = next(p for p in load_photos() if p.name == name)
-    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
-    image, cards = changed(taken, photo.cards, "half, blur 1.5 px")
-    score = score_photo(cards, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    score = _scored(name, "half, blur 1.5 px")
     assert (score.wrong, score.off_box) == (0, 0)
