@@ -133,7 +133,7 @@ def black_suit_seen(named: Reading, card: Image, card_px: float) -> Reading:
 
     >>> card = np.full((280, 200, 3), 230, np.uint8); card[12:30, 8:22] = 30
     >>> card[-30:-12, -22:-8] = 30
-    >>> blurred = cv2.GaussianBlur(card, (0, 0), 3.0)
+    >>> blurred = cv2.GaussianBlur(card, (0, 0), 3.5)
     >>> black_suit_seen(Reading("9S", 0.97), blurred, 100).reason.value
     'suit unclear'
     >>> black_suit_seen(Reading("9S", 0.97), card, 100).card, black_suit_seen(
