@@ -126,6 +126,16 @@ PAPER_REACH = 15
 than any stroke of an ordinary index."""
 
 
+def _balanced(window: NDArray[np.uint8], paper: NDArray[np.float32],
+              ) -> tuple[NDArray[np.float32], ...]:
+    """The blue, green and red planes of ``window`` white-balanced to ``paper`` (1 on the
+    paper), and the darkest of them at each pixel."""
+    # plane by plane: numpy divides an image by a colour several times slower
+    b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
+               for i, plane in enumerate(cv2.split(np.asarray(window, np.uint8))))
+    return b, g, r, np.asarray(cv2.min(cv2.min(b, g), r), np.float32)
+
+
 def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
                        reach: int = PAPER_REACH,
                        ) -> tuple[Ink, NDArray[np.float32], NDArray[np.float32]]:
@@ -141,11 +151,8 @@ def ink_red_and_chroma(window: NDArray[np.uint8], paper: NDArray[np.float32],
     is from grey, relative to its darkness: any coloured ink scores high (a four-colour
     deck's blue or green too), black ink and paper near 0.
     """
-    # plane by plane (numpy divides an image by a colour several times slower); each step
-    # in place: these run a dozen times a frame
-    b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
-               for i, plane in enumerate(cv2.split(np.asarray(window, np.uint8))))
-    darkest = cv2.min(cv2.min(b, g), r)
+    # each step in place: these run a dozen times a frame
+    b, g, r, darkest = _balanced(window, paper)
     local_paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
     local = np.maximum(cv2.GaussianBlur(local_paper, (0, 0), reach * 4 / PAPER_REACH), 0.05)
     ink = np.divide(darkest, local)
@@ -189,9 +196,7 @@ def shadowed_paper(card: NDArray[np.uint8], paper: NDArray[np.float32], least_in
     >>> bool(shade[:, 50:70].all()), bool(shade[60:80, 70:80].any()), bool(shade[:, :50].any())
     (True, False, False)
     """
-    b, g, r = (np.divide(plane, paper[i], dtype=np.float32)
-               for i, plane in enumerate(cv2.split(np.asarray(card, np.uint8))))
-    darkest = cv2.min(cv2.min(b, g), r)
+    darkest = _balanced(card, paper)[3]
     local = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE,
                              cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
     if float(local.min()) >= SHADED:
