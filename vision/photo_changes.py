@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.photos import LabelledCard
+from vision.photos import LabelledCard, Photo
 
 Image = NDArray[np.uint8]
 ImageChange = Callable[[Image], tuple[Image, NDArray[np.float64]]]
@@ -188,3 +188,33 @@ def changed(image: Image, cards: Sequence[LabelledCard], change: str,
         raise ValueError(f"unknown change {change!r}; expected one of {', '.join(CHANGES)}")
     out, matrix = apply(image)
     return out, tuple(LabelledCard(c.card, moved_box(c.box, matrix)) for c in cards)
+
+
+CROPPED = "cropped to the card"
+"""The name :mod:`bench/bench_photo_changes.py` gives :func:`cropped_to_the_card`'s row."""
+
+
+def one_card_each(photos: Sequence[Photo]) -> list[Photo]:
+    """Each labelled card of ``photos`` as a photo of its own (the same image, that one
+    card labelled), for :func:`cropped_to_the_card`."""
+    return [Photo(p.image, p.name, p.source, (card,)) for p in photos for card in p.cards]
+
+
+def cropped_to_the_card(image: Image, cards: Sequence[LabelledCard],
+                        ) -> tuple[Image, tuple[LabelledCard, ...]]:
+    """A photo of one labelled card cropped to its box: a frame that is the card (a
+    close-up, a scan, an image set's crop), its sides at the frame's or cut by it where
+    the box, drawn by hand, is a little tight.
+
+    >>> image = np.zeros((40, 60, 3), np.uint8)
+    >>> crop, (card,) = cropped_to_the_card(image, (LabelledCard("7H", (10, 5, 30, 33)),))
+    >>> crop.shape[:2], card.box
+    ((28, 20), (0, 0, 20, 28))
+    """
+    if len(cards) != 1:
+        raise ValueError(f"a photo of one labelled card is cropped, not of {len(cards)}")
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = cards[0].box
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+    return crop, (LabelledCard(cards[0].card, (0, 0, x1 - x0, y1 - y0)),)

@@ -39,6 +39,7 @@ from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
 from vision.standard import identify_standard
 from vision.thresholds import Thresholds
+from vision.whole_frame import frame_as_card
 
 Image = NDArray[np.uint8]
 
@@ -387,7 +388,8 @@ class Recognizer:
         1.5 px 185 -> 187, overexposed 179 -> 182, in haze 180 -> 181. A taught deck's too
         (wmcnicho's webcam deck, taught from one photo a card, read in the other: blurred
         2.5 px 40 -> 63 of 64, overexposed 52 -> 60, in haze 27 -> 53; an empty frame costs
-        it about 4 ms more)."""
+        it about 4 ms more). Where neither names anything, the frame itself may be one
+        standard card (:meth:`_frame_read`)."""
         # (a taught card is not guessed from two sides: not measured)
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts, two_sides=self.gallery is None)
@@ -397,9 +399,26 @@ class Recognizer:
         second = self._read_found(image, counts, find_cards_halved(
             image, self.settings, counts, two_sides=self.gallery is None), halved=True)
         if not any(d.card is not None for d in second):
-            return first or second
+            return self._frame_read(image, counts) or first or second
         return second + [d for d in first
                          if not _overlaps_another(d.quad, [d.quad for d in second])]
+
+    def _frame_read(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
+        """The frame itself read as one standard card
+        (:func:`vision.whole_frame.frame_as_card`), as a list of that card named, or of
+        nothing. Not a taught deck's: the webcam deck taught from one photo a card, read in
+        the other cropped to the card, named 60 of 64 so, but a 7C and a 6C as spades, as
+        sure of them as of cards named right."""
+        quad = None if self.gallery is not None else frame_as_card(image)
+        if quad is None:
+            return []
+        q = portrait(quad)
+        if counts is not None and not counts(centre_of(q)):
+            return []
+        # both index corners must read it, as for a card over another: a card the frame
+        # cut shows its index at one of the frame's corners at most
+        card, score, _ = self._read_quad(image, q, overlapped=True)
+        return [Detection(card, q, score, None)] if card is not None else []
 
     def _read_found(self, image: Image, counts: PlaceTest | None, everything: list[FoundCard],
                     halved: bool = False) -> list[Detection]:
