@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.canny import canny
 from vision.play_area import PlaceTest
 from vision.sides import refine_corners
 
@@ -275,8 +276,8 @@ def edge_mask(gray: Image, smooth: Image | None = None) -> Image:
     smooth = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0) if smooth is None else smooth,
                         np.uint8)
     med = _median(smooth)
-    edges = cv2.Canny(smooth, max(8.0, EDGE_LOW * med), max(24.0, EDGE_HIGH * med),
-                      L2gradient=True)
+    edges = canny(smooth, max(8.0, EDGE_LOW * med), max(24.0, EDGE_HIGH * med),
+                  l2gradient=True)
     return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
 
 

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.canny import canny
 from vision.clusters import CLUSTER_EDGED, side_support
 from vision.detect import (
     CARD_ASPECT,
@@ -122,7 +123,7 @@ def _with_colour_edges(edges: Image, colour: Image | None,
         found = np.zeros(lab.shape[:2], np.uint8)
         for channel in (1, 2):
             smooth = cv2.GaussianBlur(lab[:, :, channel], (5, 5), 0)
-            found |= np.asarray(cv2.Canny(smooth, *COLOUR_EDGE, L2gradient=True), np.uint8)
+            found |= canny(np.asarray(smooth, np.uint8), *COLOUR_EDGE, l2gradient=True)
         out[y0:y1, x0:x1] |= np.asarray(cv2.dilate(found, np.ones((3, 3), np.uint8)), np.uint8)
     return out
 

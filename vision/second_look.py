@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.canny import canny
 from vision.detect import (
     EDGE_HIGH,
     LARGE_CARD,
@@ -126,8 +127,9 @@ def _edges_round(image: Image, quad: Quad, reach: float, low: float, high: float
     gray = roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
     smooth = cv2.GaussianBlur(gray, (blur, blur), 0)
     med = _median(np.asarray(smooth, np.uint8))  # of the card and the table beside it
-    edges = cv2.Canny(smooth, max(8.0, low * med), max(16.0, high * med), L2gradient=True)
-    return np.asarray(edges, np.uint8), int(x0), int(y0)
+    edges = canny(np.asarray(smooth, np.uint8), max(8.0, low * med), max(16.0, high * med),
+                  l2gradient=True)
+    return edges, int(x0), int(y0)
 
 
 def _outlines_near(image: Image, quad: Quad, reach: float, shortest: float,

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.canny import canny
 from vision.detect import CARD_H, CARD_W
 
 Image = NDArray[np.uint8]
@@ -48,7 +49,7 @@ def panel_of(face: Image) -> tuple[int, int, int, int] | None:
     """The largest rectangular panel drawn inside a canonical face, as (x, y, width,
     height), or ``None``."""
     gray = cv2.GaussianBlur(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    contours, _ = cv2.findContours(cv2.Canny(gray, 30, 90), cv2.RETR_LIST,
+    contours, _ = cv2.findContours(canny(np.asarray(gray, np.uint8), 30, 90), cv2.RETR_LIST,
                                    cv2.CHAIN_APPROX_SIMPLE)
     best: tuple[int, int, int, int] | None = None
     for contour in contours:
