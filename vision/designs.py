@@ -53,6 +53,9 @@ MASTER_HEIGHT = 700
 
 _PIPELINE = "4"  # bump when the rendering below changes: cached faces are then redrawn
 
+BACK = "back"
+"""The name :func:`published_back` renders and caches a design's back under."""
+
 
 class DesignError(ValueError):
     """A published design or card that cannot be given (unknown, or not installed)."""
@@ -87,6 +90,7 @@ class _Spec:
     path: Callable[[], Path]  # the SVG(Z) sheet, or the folder of one SVG per card
     element: Callable[[str], str]  # card id -> element id in the sheet, or file name
     sheet: bool  # one SVG holding every card (by element id), else one file per card
+    back: str | None = "back"  # the back's element id or file name (None: not published)
 
 
 _AISLERIOT_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -165,17 +169,17 @@ _SPECS: tuple[_Spec, ...] = (
     _Spec(PublishedDesign("npm-younestouati", "@younestouati/playing-cards-standard-deck (npm)",
                           "LGPL-3.0", "JQK", "A"),
           lambda: _npm_dir() / "@younestouati" / "playing-cards-standard-deck" / "cards",
-          _younes_file, sheet=False),
+          _younes_file, sheet=False, back="back.svg"),
     _Spec(PublishedDesign("npm-heruka", "@heruka_urgyen/react-playing-cards (npm)", "MIT",
                           "JQK", "A"),
           lambda: _npm_dir() / "@heruka_urgyen" / "react-playing-cards" / "src" / "images"
-          / "2color", _kennard_file, sheet=False),
+          / "2color", _kennard_file, sheet=False, back="../back.svg"),
     _Spec(PublishedDesign("npm-heruka-jumbo", "@heruka_urgyen/react-playing-cards (npm)", "MIT",
                           "JQK", "A"),
           lambda: _npm_dir() / "@heruka_urgyen" / "react-playing-cards" / "src" / "images"
-          / "2color-bf", _kennard_file, sheet=False),
+          / "2color-bf", _kennard_file, sheet=False, back="../back.svg"),
     _Spec(PublishedDesign("npm-letele", "@letele/playing-cards (npm)", "CC0-1.0", "JQK", "A"),
-          lambda: _letele_svgs(), _own_file, sheet=False),
+          lambda: _letele_svgs(), _own_file, sheet=False, back=None),
 )
 _BY_NAME: dict[str, _Spec] = {s.design.name: s for s in _SPECS}
 
@@ -320,8 +324,9 @@ def _rsvg(spec: _Spec, card: str, zoom: float,
     """BGRA render of one card's element (or file) at ``zoom``; ``window`` (x, y, w, h in
     output pixels) crops it while rendering (only that part is rasterised)."""
     path = spec.path()
-    file = str(path / spec.element(card)) if not spec.sheet else None
-    args = [file] if file is not None else ["-i", spec.element(card), str(path)]
+    element = spec.back if card == BACK and spec.back is not None else spec.element(card)
+    file = str(path / element) if not spec.sheet else None
+    args = [file] if file is not None else ["-i", element, str(path)]
     if window is not None:
         x, y, w, h = window
         args = [f"--left={-x:.2f}px", f"--top={-y:.2f}px", f"--page-width={w:.0f}px",
@@ -446,6 +451,24 @@ def published_face(design: str, card: str, height: int = MASTER_HEIGHT) -> NDArr
     rounded corners. A fresh array each call."""
     _spec(design)
     _check_card(card)
+    return _sized(design, card, height)
+
+
+def published_back(design: str, height: int = MASTER_HEIGHT) -> NDArray[np.uint8]:
+    """The back of ``design``'s cards, as :func:`published_face` gives a face; a
+    :class:`DesignError` where the design publishes none.
+
+    >>> published_back("npm-letele")
+    Traceback (most recent call last):
+    ...
+    vision.designs.DesignError: card design 'npm-letele' publishes no card back
+    """
+    if _spec(design).back is None:
+        raise DesignError(f"card design {design!r} publishes no card back")
+    return _sized(design, BACK, height)
+
+
+def _sized(design: str, card: str, height: int) -> NDArray[np.uint8]:
     if not 16 <= height <= 4000:
         raise DesignError(f"height must be 16..4000 pixels, got {height}")
     if height > MASTER_HEIGHT:

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.backs import shows_its_back
 from vision.blurred_suits import black_suit_seen
 from vision.decks import BLACK_SUITS
 from vision.detect import (
@@ -250,6 +251,15 @@ def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float3
     return covered.count(True) == 1
 
 
+def _face_up(read: tuple[str | None, float, Refusal | None], card: Image,
+             ) -> tuple[str | None, float, Refusal | None]:
+    """``read``, unless it names a card that shows its back
+    (:func:`vision.backs.shows_its_back`): a back's pattern can read as an index."""
+    if read[0] is not None and shows_its_back(card):
+        return None, 0.0, Refusal.CARD_BACK
+    return read
+
+
 def _outcome(r: Reading | Match) -> tuple[str | None, float, Refusal | None]:
     """A reader's answer as (card, score, reason); a named card carries no reason."""
     return r.card, r.score, None if r.card is not None else r.reason
@@ -275,9 +285,11 @@ class Recognizer:
         return name, score
 
     def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
-        """Identify one canonical card image, with the reader's reason when it stays unknown."""
-        return _outcome(identify_standard(card) if self.gallery is None
-                        else self.gallery.identify(card))
+        """Identify one canonical card image, with the reader's reason when it stays unknown
+        (a standard card's back read as a face is one: :func:`_face_up`)."""
+        if self.gallery is not None:
+            return _outcome(self.gallery.identify(card))
+        return _face_up(_outcome(identify_standard(card)), card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    retry: bool = True) -> tuple[str | None, float, Refusal | None]:
@@ -294,7 +306,7 @@ class Recognizer:
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry)
         if not retry:
-            return _outcome(black_suit_seen(r, card, side))
+            return _face_up(_outcome(black_suit_seen(r, card, side)), card)
         if r.card is None and r.reason is not Refusal.GLARE:
             if side < Thresholds.small_card_px:
                 # a small card's few-pixel index read once more is read wrong more often:
@@ -317,7 +329,7 @@ class Recognizer:
         if r.card is None and overlapped and r.reason in _CUT_INDEX:
             r = self._pushed_out(image, quad, side) or r
         # (last: each retry above may name a black suit that the blur has made unsure)
-        return _outcome(black_suit_seen(r, card, side))
+        return _face_up(_outcome(black_suit_seen(r, card, side)), card)
 
     def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
                     ) -> Reading | None:

@@ -32,6 +32,8 @@ class Refusal(StrEnum):
     """The centre of the card contradicts its index (pip count or suit shape)."""
     GLARE = "glare"
     """Light washed out what tells this card from another."""
+    CARD_BACK = "card back"
+    """The card shows its back (a pattern), not its face: a card lying face down."""
     NO_MATCH = "no match"
     """A taught deck: the card looks like no card that was taught."""
     AMBIGUOUS = "close to another card"

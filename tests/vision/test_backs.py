@@ -1,0 +1,97 @@
+"""A card lying face down shows its back, and a back is never named as a card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.backs import shows_its_back
+from vision.designs import (
+    BENCH_DESIGNS,
+    DesignError,
+    on_background,
+    published_back,
+    published_designs,
+    published_face,
+)
+from vision.detect import CARD_H, CARD_W
+from vision.pipeline import Recognizer
+from vision.refusal import Refusal
+
+TABLES = ((60, 110, 60), (120, 120, 120), (40, 70, 130), (30, 30, 30))
+"""Felt, grey cloth, wood, a dark table (BGR)."""
+
+
+def _backs_on_a_table(back: np.ndarray, seed: int) -> np.ndarray:
+    """Five of ``back`` on a table, 60-230 px wide, turned every way, a little blurred."""
+    rng = np.random.default_rng(seed)
+    frame = np.empty((720, 1280, 3), np.float32)
+    frame[:] = TABLES[seed % len(TABLES)]
+    frame += rng.normal(0, 4, frame.shape)
+    h, w = back.shape[:2]
+    for k in range(5):
+        scale = rng.uniform(60, 230) / w
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(0, 360), scale)
+        turn[:, 2] += (150 + 240 * k - w / 2, rng.uniform(200, 520) - h / 2)
+        laid = cv2.warpAffine(back, turn, (1280, 720), flags=cv2.INTER_AREA).astype(np.float32)
+        alpha = laid[:, :, 3:] / 255
+        frame = np.asarray(laid[:, :, :3] * alpha + frame * (1 - alpha), np.float32)
+    blurred = cv2.GaussianBlur(np.clip(frame, 0, 255).astype(np.uint8), (0, 0),
+                               rng.uniform(0.5, 1.2))
+    return np.asarray(blurred, np.uint8)
+
+
+def _backs() -> list[str]:
+    names = []
+    for design in published_designs():
+        try:
+            published_back(design.name, height=64)
+        except DesignError:
+            continue
+        names.append(design.name)
+    return names
+
+
+LATTICES = ("aisleriot-anglo", "aisleriot-anglo-bitmap", "aisleriot-neoclassical",
+            "aisleriot-dondorf", "aisleriot-gnomangelo-bitmap", "npm-svg-cards")
+"""Backs whose lattice cells read as an index (a QD, a 10D) before backs were refused."""
+
+
+def test_card_backs_on_a_table_are_not_named() -> None:
+    # 120 backs in 24 frames: 6 named before backs were refused; one 10D is named still,
+    # in an outline guessed round a back and the table beside it (its corners show no
+    # print of the back to recur)
+    rec = Recognizer("standard")
+    named = []
+    for design in LATTICES:
+        back = published_back(design, height=420)
+        for seed in range(4):
+            found = rec.detect(_backs_on_a_table(back, seed))
+            named += [(design, seed, d.card) for d in found if d.card is not None]
+    assert len(named) <= 1, named
+
+
+def test_a_back_read_alone_is_refused_as_a_back() -> None:
+    # rheinland's fine lattice reads as a KS when the back alone is read as a card
+    back = on_background(published_back("aisleriot-rheinland", height=CARD_H), 255.0)
+    card = cv2.resize(back, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    assert Recognizer("standard").read(np.asarray(card, np.uint8)) == (
+        None, 0.0, Refusal.CARD_BACK)
+
+
+def test_no_published_face_of_the_held_out_designs_is_taken_for_a_back() -> None:
+    for design in BENCH_DESIGNS:
+        for card in ("AS", "8H", "10D", "2C", "JD", "QH", "KS", "5C"):
+            for table in (255.0, 120.0):
+                face = on_background(published_face(design, card, height=CARD_H), table)
+                canonical = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+                assert not shows_its_back(np.asarray(canonical, np.uint8)), (design, card)
+
+
+def test_most_published_backs_are_told_from_faces() -> None:
+    # measured: 16 of the 33 published backs alone (the lattices); a pictured back, or a
+    # sparse pattern on much paper, is not told
+    told = [name for name in _backs() if shows_its_back(np.asarray(cv2.resize(
+        on_background(published_back(name, height=CARD_H), 255.0), (CARD_W, CARD_H),
+        interpolation=cv2.INTER_AREA), np.uint8))]
+    assert len(told) >= 10 and "aisleriot-anglo" in told and "npm-heruka" in told
