@@ -35,10 +35,13 @@ INNER = 0.12
 
 BACKS = ((0.0, 0.12), (0.8, 0.42), (0.97, 0.58))
 """(least recurrence of the corner's print along the card, share of paper below which
-the card is a back), each rule on its own. A card with under 0.12 of paper inside its
-margin shows no face: faces of the 34 published designs have 0.2 and more (the lowest a
-court of aisleriot-orell), named cards of the real photos 0.28 and more (2,021 readings
-over eleven changes of them, shadows among them), of rendered scenes 0.24; lattice backs
+the card is a back), each rule on its own. The figures below were measured on the
+card's lightness (Lab L); on its grey, as here, the rules took none of 3,536 published
+faces, 3,546 readings of the real photos (nineteen changes of them) or 1,748 of rendered
+scenes for a back. A card with under 0.12 of paper inside its margin shows no face:
+faces of the 34 published designs have 0.2 and more (the lowest a court of
+aisleriot-orell), named cards of the real photos 0.28 and more (2,021 readings over
+eleven changes of them, shadows among them), of rendered scenes 0.24; lattice backs
 0.04-0.12. Faces whose corner recurs 0.8 or more (pips beside the index, blurred) have
 0.48 of paper or more, 0.66 or more where it recurs 0.97; such backs 0.15-0.35 and, a
 fine lattice recurring 0.99-1.0, 0.47-0.52. Recurrence is the normalised correlation of

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.pipeline import Detection
+from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
 Point = tuple[float, float]
@@ -164,7 +165,9 @@ class Tracker:
             return None
         s = self.settings
         before = self._looked()
-        unmatched = list(detect(frame))
+        # a card lying face down (a draw pile, a card to turn up later) is in no play: not
+        # tracked, it neither waits for a read nor keeps the table from settling
+        unmatched = [d for d in detect(frame) if d.reason is not Refusal.CARD_BACK]
         self._looked_at, self._moved_since_look, self._since_look = small, False, 0
         settled = True  # every card found where it was, read as it was; nothing new
         for track in list(self._tracks):  # a card put on top appends a track

@@ -9,6 +9,7 @@ import numpy as np
 from tests.vision.scripted import Table
 from vision.enrolled import Gallery
 from vision.pipeline import Detection, Recognizer
+from vision.refusal import Refusal
 from vision.tracker import Change, Tracker
 
 
@@ -163,3 +164,16 @@ def test_a_card_not_read_yet_is_looked_at_in_every_still_frame() -> None:
     _run(tracker, [STILL_FRAME] * 20,
          _counting(lambda _f: [Detection(None, STILL_QUAD, 0.0)], calls))
     assert (len(calls), tracker.rested) == (19, 0)
+
+
+def test_a_card_lying_face_down_is_not_tracked() -> None:
+    # a draw pile beside the played card: it neither joins the table's cards as an
+    # unread one nor keeps the table from settling (the detector rests as without it)
+    calls: list[int] = []
+    tracker = Tracker()
+    pile = STILL_QUAD + np.float32(300)
+    detect = _counting(lambda _f: [Detection("D7", STILL_QUAD, 0.9),
+                                   Detection(None, pile, 0.0, Refusal.CARD_BACK)], calls)
+    _run(tracker, [STILL_FRAME] * 40, detect)
+    assert [c.card for c in tracker.state.cards] == ["D7"]
+    assert len(calls) == 5 + 3
