@@ -7,7 +7,7 @@ the frame itself is read as the card, when it is in a card's proportions, the ca
 paper margin runs round it and print is on it. The real photos cropped to their labelled
 boxes (``bench/bench_photo_changes.py``, "cropped to the card") read 114 of 196 cards
 without this, 171 with it (the rest mostly tilted cards whose corners the box cut); 600
-windows of the same photos holding no card and 1,224 of rendered scenes (cards cut by
+windows of the same photos holding no card and 1,248 of rendered scenes (cards cut by
 the window's sides among them) named no card that was not there.
 """
 
