@@ -251,6 +251,14 @@ def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float3
     return covered.count(True) == 1
 
 
+def _last_checks(r: Reading, card: Image, side: float,
+                 ) -> tuple[str | None, float, Refusal | None]:
+    """A standard card's reading after every retry, checked last: a black suit that blur
+    has made unsure (:func:`vision.blurred_suits.black_suit_seen`), then a back read as a
+    face (:func:`_face_up`); each retry may have named either."""
+    return _face_up(_outcome(black_suit_seen(r, card, side)), card)
+
+
 def _face_up(read: tuple[str | None, float, Refusal | None], card: Image,
              ) -> tuple[str | None, float, Refusal | None]:
     """``read``, unless it names a card that shows its back
@@ -306,7 +314,7 @@ class Recognizer:
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry)
         if not retry:
-            return _face_up(_outcome(black_suit_seen(r, card, side)), card)
+            return _last_checks(r, card, side)
         if r.card is None and r.reason is not Refusal.GLARE:
             if side < Thresholds.small_card_px:
                 # a small card's few-pixel index read once more is read wrong more often:
@@ -328,8 +336,7 @@ class Recognizer:
                         r = read_sharpened(r, seen, side, overlapped)
         if r.card is None and overlapped and r.reason in _CUT_INDEX:
             r = self._pushed_out(image, quad, side) or r
-        # (last: each retry above may name a black suit that the blur has made unsure)
-        return _face_up(_outcome(black_suit_seen(r, card, side)), card)
+        return _last_checks(r, card, side)
 
     def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
                     ) -> Reading | None:
