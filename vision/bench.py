@@ -47,6 +47,8 @@ from vision.render import (
 )
 
 VISIBLE = 0.85  # a card counts as findable when at least this much of it shows
+COVERED = 0.35
+"""Least share in view of a card partly under others that the report counts apart."""
 PUBLISHED = "published"
 """The standard deck drawn in the published designs held out of training
 (:data:`vision.designs.BENCH_DESIGNS`, those installed here), read by the standard reader."""
@@ -92,6 +94,11 @@ class Tally:
     # seconds, frame by frame
     refusals: Counter[str] = field(default_factory=Counter)
     """Findable cards found but not named, by the reader's reason."""
+    covered: int = 0
+    """Cards partly under others (:data:`COVERED` to :data:`VISIBLE` of them in view): not
+    findable, but a player sees them."""
+    covered_right: int = 0
+    """Of :attr:`covered`, those a detection on them names right."""
 
     def add(self, scene: Scene, detections: list[Detection], wall_seconds: float,
             cpu_seconds: float) -> None:
@@ -100,6 +107,7 @@ class Tally:
         self.wall_seconds += wall_seconds
         self.cpu_per_frame.append(cpu_seconds)
         best: dict[int, tuple[float, Detection]] = {}
+        named_right: set[int] = set()
         for d in detections:
             owner = _owner(d, scene.cards)
             if owner is None:
@@ -113,9 +121,14 @@ class Tally:
                 self.labelled += 1
                 if d.card != scene.cards[i].card:
                     self.wrong += 1
+                else:
+                    named_right.add(i)
             if iou > best.get(i, (0.0, d))[0]:
                 best[i] = (iou, d)
         for i, tc in enumerate(scene.cards):
+            if COVERED <= tc.visible < VISIBLE:
+                self.covered += 1
+                self.covered_right += i in named_right
             if tc.visible < VISIBLE:
                 continue
             self.findable += 1
@@ -146,11 +159,16 @@ class Tally:
 
 def _owner(d: Detection, cards: tuple[TrueCard, ...]) -> tuple[int, float] | None:
     """The true card a detection shows: the best overlap, but a card buried under
-    another one (little of it visible) cannot be what the camera sees."""
+    another one (little of it visible) cannot be what the camera sees, unless the
+    detection names it and outlines it better than any other card (a card under others
+    read by the index corner it shows, :mod:`vision.covered`)."""
     scored = [(quad_iou(d.quad, tc.quad) * min(1.0, 2 * tc.visible), quad_iou(d.quad, tc.quad), i)
               for i, tc in enumerate(cards)]
     if not scored:
         return None
+    _, iou, i = max(scored, key=lambda s: s[1])
+    if d.card is not None and d.card == cards[i].card and iou >= 0.3:
+        return i, iou
     _, iou, i = max(scored)
     return (i, iou) if iou >= 0.3 else None
 
@@ -253,4 +271,7 @@ def report(results: list[tuple[str, str, Tally]]) -> str:
         if t.refusals:
             lines.append("    unknown: " + ", ".join(
                 f"{reason} {n}" for reason, n in t.refusals.most_common()))
+        if t.covered:
+            lines.append(f"    partly covered ({COVERED:.0%}-{VISIBLE:.0%} in view, not in the "
+                         f"cards above): {t.covered_right} of {t.covered} named right")
     return "\n".join(lines)

@@ -65,9 +65,35 @@ def test_found_cards_left_unknown_are_counted_by_reason_under_their_row() -> Non
     t = Tally()
     t.add(scene, dets, 0.01, 0.01)
     assert t.refusals == {"glare": 2, NO_REASON: 1}
-    _, row, reasons = report([("standard", "glare", t)]).splitlines()
+    _, row, reasons, covered = report([("standard", "glare", t)]).splitlines()
     assert row.split()[:2] == ["standard", "glare"]
     assert reasons == f"    unknown: glare 2, {NO_REASON} 1"
+    # the AD, 40 % in view, is no card of the row's but is counted apart
+    assert covered.endswith(": 0 of 1 named right")
+
+
+def test_a_card_partly_covered_named_by_its_corner_counts_right_apart() -> None:
+    # a card under others named in an outline of its own size: right, though little of
+    # it shows; in the row's cards, nothing changes
+    under = _quad(0, 0)
+    scene = Scene(np.zeros((720, 1280, 3), np.uint8),
+                  (TrueCard("9D", under, 0.4), TrueCard("KS", _quad(40, 60), 1.0)), np.eye(3))
+    t = Tally()
+    t.add(scene, [Detection("9D", (under + 2).astype(np.float32), 0.99),
+                  Detection("KS", _quad(40, 60).astype(np.float32), 0.99)], 0.01, 0.01)
+    assert (t.findable, t.right, t.wrong, t.phantoms) == (1, 1, 0, 0)
+    assert (t.covered, t.covered_right) == (1, 1)
+    # named as another card, it is wrong
+    t = Tally()
+    t.add(scene, [Detection("9H", (under + 2).astype(np.float32), 0.99)], 0.01, 0.01)
+    assert (t.wrong, t.covered_right) == (1, 0)
+    # a fifth in view under a card over most of it: the outline that fits it best names it,
+    # so it is that card, not the card over it named wrong
+    scene = Scene(np.zeros((720, 1280, 3), np.uint8),
+                  (TrueCard("9D", under, 0.2), TrueCard("KS", _quad(20, 30), 1.0)), np.eye(3))
+    t = Tally()
+    t.add(scene, [Detection("9D", (under + 2).astype(np.float32), 0.99)], 0.01, 0.01)
+    assert (t.wrong, t.phantoms) == (0, 0)
 
 
 def test_the_report_names_cpu_and_wall_time_apart() -> None:

@@ -1,0 +1,308 @@
+"""Cards partly under others, read by an index corner that shows.
+
+A card under another shows part of itself, often an index corner sticking out from under
+the card over it, and no outline of its own: its other sides run under the pile. The
+frame's first look finds the card on top; what lies beside it as bright as its paper,
+under no card found, may be such a card (:func:`_beside_the_cards`). There, where two
+straight segments meet at a right angle (:func:`vision.piles._corners`) round paper, a
+card may have its corner. A standard card prints its index at two opposite corners, its
+top-left and its bottom-right, so which way the card runs from that corner is told by
+the turn from one side to the other (seen from an index corner, the short side lies
+clockwise of the long one). The card is put there at the size of the cards found (or of
+the sides seen, where longer) and its index corner read alone: named only where the
+reading is sure, the index wholly in view, a fair part of the card in view, and the card
+named nowhere else in the frame.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import CARD_H, CARD_W, Quad, dewarp, quad_iou, side_lengths
+from vision.piles import _corners, _segments
+from vision.readings import CornerReading
+from vision.standard import read_corners
+from vision.thresholds import Thresholds
+
+Image = NDArray[np.uint8]
+
+PAPER_SHARE = 0.8
+"""Brightness, as a share of the found cards' paper, from which a pixel may be paper."""
+
+BARE = (0.1, 4.0)
+"""Least and most paper beside the cards found, under none of them, in one patch (in
+cards' areas), where cards under them are looked for: less is a sliver of a shadow's
+edge or of glare; more is a light table or a sheet of paper, no card."""
+
+REGION = 0.3
+"""How far round a patch of bare paper and the cards it touches its corners are looked
+for (times the cards' long side)."""
+
+LSD_SHORT = 90.0
+"""Short side (pixels) of the cards found to which a region is shrunk to find its
+segments: a larger card's sides are found as well in a fraction of the time."""
+
+SEGMENT_LEAST = 0.25
+"""Least length of a side seen, as a fraction of the cards' short side."""
+
+PAPER_AT_CORNER = 0.3
+"""Least share of bare paper just inside a corner (a third of a card's width each way):
+a corner of a card's shows the paper round its index."""
+
+LONGEST_SEEN = 1.4
+"""Longest side seen from a corner, in the found cards' side the same way: longer, the
+segments are no card's (the cards of one deck differ in the frame by tilt alone)."""
+
+SURE = 0.97
+"""Least probability of the corner's rank and of its suit: one corner reads the card."""
+
+WINDOW = (0.3, 0.45)
+"""The part of a card (fractions of its width and height) its index must lie in."""
+
+MOST_HIDDEN = 0.05
+"""Most of that part that may lie under a card found: its index must show whole."""
+
+LEAST_SHOWN = 0.35
+"""Least share of a card under others in view for it to be named: a corner of a card
+all but hidden is no card a player counts as on the table."""
+
+UNREAD_CARD = 0.8
+"""Least area of an unread outline, in the named cards' (their median), that is taken for
+a card lying there: smaller, it may outline the part in view of a card under another."""
+
+OVERLAP = 0.02
+"""Share of an unread outline under or over a card named from which it may outline the part
+in view of a card under that one (:data:`vision.detect.OVERLAP`)."""
+
+MAX_COVERED_READS = 8
+"""Most corners read in one frame (each costs a reading; a cluttered frame has many)."""
+
+
+class CoveredCard(NamedTuple):
+    """A card under others, named by its index corner in view."""
+
+    card: str
+    quad: Quad  # where a card of the found cards' size lies from that corner
+    p: float  # the corner reading's probability
+
+
+def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
+                  th: Thresholds | None = None) -> list[CoveredCard]:
+    """The cards under the ``cards`` found in ``image`` (each its name, ``None`` where
+    unread, and its quad) that an index corner in view names, none of them one of those
+    named already. An unread outline over or under a card named, or smaller than the cards
+    named, may be round the part in view of a card under them: it hides nothing here.
+
+    >>> covered_cards(np.zeros((90, 160, 3), np.uint8), [])
+    []
+    """
+    th = th or Thresholds()
+    named_quads = [q for card, q in cards if card is not None]
+    if not named_quads:
+        return []
+    least = UNREAD_CARD * float(np.median([cv2.contourArea(q) for q in named_quads]))
+    found = named_quads + [q for card, q in cards if card is None and cv2.contourArea(q) >= least
+                           and not _under(q, named_quads) > OVERLAP]
+    named = {card for card, _ in cards if card is not None}
+    short, long = _sizes(found)
+    bare, regions = _beside_the_cards(image, found, short * long, REGION * long)
+    if not regions:
+        return []
+    gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+                      np.uint8)
+    out: list[CoveredCard] = []
+    reads = 0
+    for x0, y0, x1, y1 in regions:
+        scale = min(1.0, LSD_SHORT / short)
+        region = np.asarray(cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale,
+                                       interpolation=cv2.INTER_AREA), np.uint8)
+        segments = np.asarray(_segments(region, SEGMENT_LEAST * short * scale) / scale
+                              + np.array([x0, y0, x0, y0], np.float32), np.float32)
+        for corner, lengths in _corners(segments):
+            if reads == MAX_COVERED_READS:
+                return out
+            quad = _card_at(corner, lengths, (short, long), bare, found, image.shape[:2])
+            if quad is None or any(quad_iou(quad, c.quad) > 0.3 for c in out):
+                continue
+            reads += 1
+            r = _index_at_corner(image, quad, found, th)
+            if r is not None and r.card not in named:
+                named.add(r.card)
+                out.append(CoveredCard(r.card, quad, r.p))
+    return out
+
+
+def _sizes(quads: list[Quad]) -> tuple[float, float]:
+    """The median short and long side of ``quads``."""
+    sides = np.array([side_lengths(q) for q in quads])
+    one, other = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    return float(np.median(np.minimum(one, other))), float(np.median(np.maximum(one, other)))
+
+
+def _beside_the_cards(image: Image, found: list[Quad], card_area: float, reach: float,
+                      ) -> tuple[NDArray[np.bool_], list[tuple[int, int, int, int]]]:
+    """Where the frame (halved) is as bright as the found cards' paper but under none of them, and
+    the regions (x0, y0, x1, y1) round each patch of it that touches a card found and is
+    :data:`BARE` in size, with the cards it touches. Looked at halved: a patch is many
+    pixels, and this runs on every frame with cards in it."""
+    h, w = image.shape[:2]
+    # (every other pixel will do, and costs a tenth of the frame's averaging)
+    half = np.asarray(cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST),
+                      np.uint8)
+    if half.ndim == 3:
+        half = np.asarray(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), np.uint8)
+    cards = np.zeros(half.shape, np.uint8)
+    for q in found:
+        cv2.fillConvexPoly(cards, np.round(q / 2).astype(np.int32), 1)
+    levels = np.cumsum(cv2.calcHist([half], [0], cards, [256], [0, 256]).ravel())
+    if levels[-1] == 0:
+        return np.zeros((0, 0), np.bool_), []
+    paper = float(np.searchsorted(levels, 0.75 * levels[-1]))
+    near = cv2.dilate(cards, np.ones((5, 5), np.uint8))
+    _, bright = cv2.threshold(half, math.ceil(PAPER_SHARE * paper) - 1, 1, cv2.THRESH_BINARY)
+    patches = cv2.morphologyEx(cv2.subtract(bright, near), cv2.MORPH_OPEN,
+                               np.ones((3, 3), np.uint8))
+    if 4 * cv2.countNonZero(patches) < BARE[0] * card_area:
+        return np.zeros((0, 0), np.bool_), []  # (most frames: no paper beside cards)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
+    touching = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
+    regions = []
+    for k in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[k])
+        if not BARE[0] * card_area <= 4 * area <= BARE[1] * card_area:
+            continue
+        patch = labels[y:y + bh, x:x + bw] == k
+        if not (patch & touching[y:y + bh, x:x + bw]).any():
+            continue
+        box = np.array([[2 * x, 2 * y], [2 * (x + bw), 2 * (y + bh)]], np.float32)
+        for q in found:
+            if _boxes_meet(box, q, reach):
+                box = np.array([np.minimum(box[0], q.min(axis=0)),
+                                  np.maximum(box[1], q.max(axis=0))], np.float32)
+        x0, y0 = np.maximum(box[0] - reach, 0).astype(int)
+        x1, y1 = np.minimum(box[1] + reach, (w, h)).astype(int)
+        regions.append((int(x0), int(y0), int(x1), int(y1)))
+    return np.asarray(patches > 0, np.bool_), regions
+
+
+def _boxes_meet(box: NDArray[np.float32], quad: Quad, reach: float) -> bool:
+    """Whether ``quad``'s bounding box comes within ``reach`` of ``box`` (two corners)."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    return bool((lo <= box[1] + reach).all() and (hi >= box[0] - reach).all())
+
+
+def _card_at(corner: tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]],
+             lengths: tuple[float, float], size: tuple[float, float],
+             bare: NDArray[np.bool_], found: list[Quad], frame: tuple[int, ...],
+             ) -> Quad | None:
+    """The card whose index corner ``corner`` (the point, a unit vector along each side
+    away from it) may be, sized as the cards found (``size``: short and long side), or
+    ``None`` where no card's corner can be there or its index cannot show."""
+    meet, way_a, way_b = corner
+    short, long = size
+    if _share_in(bare, np.array([meet, meet + 0.3 * short * way_a,
+                                 meet + 0.3 * short * (way_a + way_b),
+                                 meet + 0.3 * short * way_b]) / 2) < PAPER_AT_CORNER:
+        return None
+    # seen from an index corner (a top-left, or a bottom-right turned round), the short
+    # side turns clockwise onto the long one: image y runs down, so their cross is > 0
+    cross = float(way_a[0] * way_b[1] - way_a[1] * way_b[0])
+    (across, down), (seen_across, seen_down) = (
+        ((way_a, way_b), lengths) if cross > 0 else ((way_b, way_a), lengths[::-1]))
+    if seen_across > LONGEST_SEEN * short or seen_down > LONGEST_SEEN * long:
+        return None
+    # (a side seen longer than the cards found gives this card its size)
+    wide = max(short, seen_across, seen_down * short / long)
+    tall = wide * long / short
+    quad = np.array([meet, meet + across * wide, meet + across * wide + down * tall,
+                       meet + down * tall], np.float32)
+    window = np.array([meet, meet + across * wide * WINDOW[0],
+                         meet + (across * wide * WINDOW[0] + down * tall * WINDOW[1]),
+                         meet + down * tall * WINDOW[1]], np.float32)
+    h, w = frame[:2]
+    if window.min() < 0 or window[:, 0].max() >= w or window[:, 1].max() >= h:
+        return None
+    if _under(window, found) > MOST_HIDDEN or _shown(quad, found) < LEAST_SHOWN:
+        return None
+    return quad
+
+
+def _index_at_corner(image: Image, quad: Quad, found: list[Quad], th: Thresholds,
+                     ) -> CornerReading | None:
+    """The reading of ``quad``'s first corner where it names a card surely, its colour
+    fitting its suit and its index inside :data:`WINDOW`. What lies under the cards
+    ``found`` is none of this card's print: it is blanked before reading (the corner of
+    the card over it may touch its index)."""
+    card = dewarp(image, quad)
+    paper = tuple(int(v) for v in np.percentile(card[:CARD_H // 2, :CARD_W // 2].reshape(-1, 3),
+                                                90, axis=0))
+    to_card = cv2.getPerspectiveTransform(
+        quad, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32))
+    for q in found:
+        over = cv2.perspectiveTransform(q.reshape(1, 4, 2).astype(np.float32), to_card)[0]
+        cv2.fillConvexPoly(card, np.round(_grown(over, COVER_RIM)).astype(np.int32), paper)
+    # (the far corner lies under the pile: blanked, it costs no reading)
+    card[-CARD_H // 2:, -CARD_W // 2:] = paper
+    readings, _ = read_corners(card, th)
+    r = next((r for r in readings if r.corner == 0), None)
+    if r is None or not r.colour_ok or r.p < SURE:
+        return None
+    if r.extent[0] > WINDOW[0] * CARD_W or r.extent[1] > WINDOW[1] * CARD_H:
+        return None
+    return r
+
+
+COVER_RIM = 4.0
+"""How far past a card found (canonical pixels of the card under it) its blanking reaches:
+the card's edge and its shadow are no print of the card under it."""
+
+
+def _grown(quad: NDArray[np.float32], by: float) -> NDArray[np.float32]:
+    """``quad`` with each corner moved ``by`` away from its centre."""
+    centre = quad.mean(axis=0)
+    way = quad - centre
+    return np.asarray(quad + by * way / np.maximum(np.linalg.norm(way, axis=1, keepdims=True),
+                                                   1e-6), np.float32)
+
+
+def _share_in(mask: NDArray[np.bool_], poly: NDArray[np.floating]) -> float:
+    """The share of the polygon ``poly`` where ``mask`` is set (0 outside the mask).
+
+    >>> mask = np.zeros((10, 10), np.bool_); mask[:, :5] = True
+    >>> round(_share_in(mask, np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32)), 1)
+    0.5
+    """
+    points = np.round(poly).astype(np.int32)
+    x0, y0 = np.maximum(points.min(axis=0), 0)
+    x1, y1 = np.minimum(points.max(axis=0) + 1, (mask.shape[1], mask.shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, points - np.array([x0, y0], np.int32), 1)
+    n = int(inside.sum())
+    return float(mask[y0:y1, x0:x1][inside > 0].sum()) / n if n else 0.0
+
+
+def _under(poly: Quad, quads: list[Quad]) -> float:
+    """The most of ``poly`` that one of ``quads`` covers."""
+    area = cv2.contourArea(poly)
+    if area <= 0:
+        return 1.0
+    return max((cv2.intersectConvexConvex(poly, q)[0] / area for q in quads), default=0.0)
+
+
+def _shown(quad: Quad, found: list[Quad]) -> float:
+    """The share of ``quad`` under none of the ``found`` cards."""
+    origin = np.floor(quad.min(axis=0))
+    size = np.ceil(quad.max(axis=0) - origin).astype(int) + 1
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - origin).astype(np.int32), 1)
+    total = int(mask.sum())
+    for q in found:
+        cv2.fillConvexPoly(mask, np.round(q - origin).astype(np.int32), 0)
+    return int(mask.sum()) / max(total, 1)
