@@ -137,6 +137,23 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
     return out
 
 
+PART = 0.6
+"""Least share of an unread outline inside a card named under others for it to be taken
+for an outline of that card's part in view."""
+
+
+def part_of(outline: Quad, card: Quad) -> bool:
+    """Whether the unread ``outline`` lies mostly inside ``card`` (:data:`PART`): an
+    outline of the part in view of a card under others, not a card over it.
+
+    >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> part_of(card * 0.5, card), part_of(card + 60, card)
+    (True, False)
+    """
+    area = cv2.contourArea(outline)
+    return area > 0 and cv2.intersectConvexConvex(outline, card)[0] >= PART * area
+
+
 def _sizes(quads: list[Quad]) -> tuple[float, float]:
     """The median short and long side of ``quads``."""
     sides = np.array([side_lengths(q) for q in quads])

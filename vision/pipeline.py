@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from vision.backs import shows_its_back
 from vision.blurred_suits import black_suit_seen
-from vision.covered import covered_cards
+from vision.covered import covered_cards, part_of
 from vision.decks import BLACK_SUITS
 from vision.detect import (
     CARD_H,
@@ -495,8 +495,9 @@ class Recognizer:
             # cards under others, by an index corner in view (each replaces the unread
             # outlines of its part in view)
             for card, quad, p in covered_cards(image, [(d.card, d.quad) for d in out]):
-                out = [d for d in out if d.card or not _contains(quad, d.quad.mean(axis=0))]
-                out.append(Detection(card, portrait(quad), p, None))
+                if counts is None or counts(centre_of(quad)):
+                    out = [d for d in out if d.card or not part_of(d.quad, quad)]
+                    out.append(Detection(card, portrait(quad), p, None))
         return [_black_named_surely(d) for d in out] if halved and self.gallery is None else out
 
     def _read_snapped(self, image: Image, quad: NDArray[np.float32],
