@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detect import CARD_H, CARD_W, Quad, dewarp, quad_iou, side_lengths
-from vision.piles import _corners, _segments
+from vision.piles import Corner, _corners, _segments
 from vision.readings import CornerReading
 from vision.standard import read_corners
 from vision.thresholds import Thresholds
@@ -82,6 +82,18 @@ in view of a card under that one (:data:`vision.detect.OVERLAP`)."""
 MAX_COVERED_READS = 8
 """Most corners read in one frame (each costs a reading; a cluttered frame has many)."""
 
+SAME_CORNER = 0.7
+"""Overlap (IoU) of two cards put at corners above which they are one corner's."""
+
+INK_LOOK = (40, 56)
+"""Size (pixels) at which a card's index corner is looked at for ink before it is read."""
+
+INK_LEVEL = 0.65
+"""Brightness, as a share of the paper's, below which a pixel is ink (red ink too)."""
+
+LEAST_INK = 0.02
+"""Least share of ink where a card's index would be for its corner to be read."""
+
 
 class CoveredCard(NamedTuple):
     """A card under others, named by its index corner in view."""
@@ -107,7 +119,7 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
         return []
     least = UNREAD_CARD * float(np.median([cv2.contourArea(q) for q in named_quads]))
     found = named_quads + [q for card, q in cards if card is None and cv2.contourArea(q) >= least
-                           and not _under(q, named_quads) > OVERLAP]
+                           and _under(q, named_quads) <= OVERLAP]
     named = {card for card, _ in cards if card is not None}
     short, long = _sizes(found)
     bare, regions = _beside_the_cards(image, found, short * long, REGION * long)
@@ -115,25 +127,24 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
         return []
     gray = np.asarray(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                       np.uint8)
-    out: list[CoveredCard] = []
-    reads = 0
-    for x0, y0, x1, y1 in regions:
-        scale = min(1.0, LSD_SHORT / short)
-        region = np.asarray(cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale,
-                                       interpolation=cv2.INTER_AREA), np.uint8)
-        segments = np.asarray(_segments(region, SEGMENT_LEAST * short * scale) / scale
-                              + np.array([x0, y0, x0, y0], np.float32), np.float32)
-        for corner, lengths in _corners(segments):
-            if reads == MAX_COVERED_READS:
-                return out
+    # every corner's card first, twins dropped (a thick edge's two sides make two
+    # segments), those showing no print where the index would be left unread
+    candidates: list[Quad] = []
+    for region in regions:
+        for corner, lengths in _corners_in(gray, region, short):
             quad = _card_at(corner, lengths, (short, long), bare, found, image.shape[:2])
-            if quad is None or any(quad_iou(quad, c.quad) > 0.3 for c in out):
-                continue
-            reads += 1
-            r = _index_at_corner(image, quad, found, th)
-            if r is not None and r.card not in named:
-                named.add(r.card)
-                out.append(CoveredCard(r.card, quad, r.p))
+            if quad is not None and not any(quad_iou(quad, q) > SAME_CORNER
+                                            for q in candidates) and (
+                    _ink_in_index(gray, quad) >= LEAST_INK):
+                candidates.append(quad)
+    out: list[CoveredCard] = []
+    for quad in candidates[:MAX_COVERED_READS]:
+        if any(quad_iou(quad, c.quad) > 0.3 for c in out):
+            continue
+        r = _index_at_corner(image, quad, found, th)
+        if r is not None and r.card not in named:
+            named.add(r.card)
+            out.append(CoveredCard(r.card, quad, r.p))
     return out
 
 
@@ -152,6 +163,28 @@ def part_of(outline: Quad, card: Quad) -> bool:
     """
     area = cv2.contourArea(outline)
     return area > 0 and cv2.intersectConvexConvex(outline, card)[0] >= PART * area
+
+
+def _corners_in(gray: Image, region: tuple[int, int, int, int], short: float,
+                ) -> list[tuple[Corner, tuple[float, float]]]:
+    """The corners of straight segments in ``region`` (x0, y0, x1, y1) of the frame (grey),
+    shrunk so that a card's short side (``short``) is :data:`LSD_SHORT` at most."""
+    x0, y0, x1, y1 = region
+    scale = min(1.0, LSD_SHORT / short)
+    shrunk = np.asarray(cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale,
+                                   interpolation=cv2.INTER_AREA), np.uint8)
+    segments = np.asarray(_segments(shrunk, SEGMENT_LEAST * short * scale) / scale
+                          + np.array([x0, y0, x0, y0], np.float32), np.float32)
+    return _corners(segments)
+
+
+def _ink_in_index(gray: Image, quad: Quad) -> float:
+    """The share of ink (darker than :data:`INK_LEVEL` of the paper) where ``quad``'s index
+    would be, looked at small: a corner with no print there has no index to read."""
+    small = dewarp(gray, quad, INK_LOOK)
+    window = small[:round(WINDOW[1] * INK_LOOK[1]), :round(WINDOW[0] * INK_LOOK[0])]
+    paper = float(np.percentile(window, 90))
+    return float((window < INK_LEVEL * paper).mean())
 
 
 def _sizes(quads: list[Quad]) -> tuple[float, float]:
@@ -213,7 +246,7 @@ def _boxes_meet(box: NDArray[np.float32], quad: Quad, reach: float) -> bool:
     return bool((lo <= box[1] + reach).all() and (hi >= box[0] - reach).all())
 
 
-def _card_at(corner: tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]],
+def _card_at(corner: Corner,
              lengths: tuple[float, float], size: tuple[float, float],
              bare: NDArray[np.bool_], found: list[Quad], frame: tuple[int, ...],
              ) -> Quad | None:

@@ -85,3 +85,14 @@ def test_nothing_is_looked_for_beside_a_card_alone_on_a_table() -> None:
     card = np.array([[100, 100], [220, 100], [220, 268], [100, 268]], np.float32)
     cv2.fillConvexPoly(frame, card.astype(np.int32), (235, 235, 235))
     assert covered_cards(frame, [("5S", card)]) == []
+
+
+def test_a_card_under_another_off_the_play_area_is_not_named() -> None:
+    # the card over it lies on the play area, the card under it (centred 100 px away) not
+    frame, quad = _pile("npm-younestouati", "7C", "KH", -25.0, seed=0)
+    centre = quad.mean(axis=0)
+    rec = Recognizer("standard")
+    assert "7C" in {d.card for d in rec.detect(frame)}
+    on_the_play_area = {d.card for d in rec.detect(
+        frame, lambda p: float(np.hypot(p[0] - centre[0], p[1] - centre[1])) > 40)}
+    assert "KH" in on_the_play_area and "7C" not in on_the_play_area
