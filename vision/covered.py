@@ -11,7 +11,9 @@ the turn from one side to the other (seen from an index corner, the short side l
 clockwise of the long one). The card is put there at the size of the cards found (or of
 the sides seen, where longer) and its index corner read alone: named only where the
 reading is sure, the index wholly in view, a fair part of the card in view, and the card
-named nowhere else in the frame.
+named nowhere else in the frame. Not among cards under 90 px wide
+(:attr:`Thresholds.small_card_px`), whose index is a few pixels: there both corners must
+read a card.
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
                            and _under(q, named_quads) <= OVERLAP]
     named = {card for card, _ in cards if card is not None}
     short, long = _sizes(found)
+    if short < th.small_card_px:
+        return []  # (a small card's index is a few pixels: one corner never names it)
     bare, regions = _beside_the_cards(image, found, short * long, REGION * long)
     if not regions:
         return []
@@ -233,7 +237,7 @@ def _beside_the_cards(image: Image, found: list[Quad], card_area: float, reach: 
         for q in found:
             if _boxes_meet(box, q, reach):
                 box = np.array([np.minimum(box[0], q.min(axis=0)),
-                                  np.maximum(box[1], q.max(axis=0))], np.float32)
+                                np.maximum(box[1], q.max(axis=0))], np.float32)
         x0, y0 = np.maximum(box[0] - reach, 0).astype(int)
         x1, y1 = np.minimum(box[1] + reach, (w, h)).astype(int)
         regions.append((int(x0), int(y0), int(x1), int(y1)))
@@ -270,10 +274,10 @@ def _card_at(corner: Corner,
     wide = max(short, seen_across, seen_down * short / long)
     tall = wide * long / short
     quad = np.array([meet, meet + across * wide, meet + across * wide + down * tall,
-                       meet + down * tall], np.float32)
+                     meet + down * tall], np.float32)
     window = np.array([meet, meet + across * wide * WINDOW[0],
-                         meet + (across * wide * WINDOW[0] + down * tall * WINDOW[1]),
-                         meet + down * tall * WINDOW[1]], np.float32)
+                       meet + (across * wide * WINDOW[0] + down * tall * WINDOW[1]),
+                       meet + down * tall * WINDOW[1]], np.float32)
     h, w = frame[:2]
     if window.min() < 0 or window[:, 0].max() >= w or window[:, 1].max() >= h:
         return None
