@@ -33,6 +33,10 @@ from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
 
+LOOK = 2
+"""The frame is looked at for paper beside the cards at every LOOK-th pixel each way (at
+4, strips of cards under others 30 px wide were lost: 262 -> 247 of a bench's named)."""
+
 PAPER_SHARE = 0.8
 """Brightness, as a share of the found cards' paper, from which a pixel may be paper."""
 
@@ -200,40 +204,42 @@ def _sizes(quads: list[Quad]) -> tuple[float, float]:
 
 def _beside_the_cards(image: Image, found: list[Quad], card_area: float, reach: float,
                       ) -> tuple[NDArray[np.bool_], list[tuple[int, int, int, int]]]:
-    """Where the frame (halved) is as bright as the found cards' paper but under none of them, and
-    the regions (x0, y0, x1, y1) round each patch of it that touches a card found and is
+    """Where the frame (halved) is as bright as the found cards' paper but under none of
+    them, and the regions (x0, y0, x1, y1) round each patch of it that touches a card found and is
     :data:`BARE` in size, with the cards it touches. Looked at halved: a patch is many
     pixels, and this runs on every frame with cards in it."""
     h, w = image.shape[:2]
     # (every other pixel will do, and costs a tenth of the frame's averaging)
-    half = np.asarray(cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST),
-                      np.uint8)
+    half = np.asarray(cv2.resize(image, (w // LOOK, h // LOOK),
+                                 interpolation=cv2.INTER_NEAREST), np.uint8)
     if half.ndim == 3:
         half = np.asarray(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), np.uint8)
     cards = np.zeros(half.shape, np.uint8)
     for q in found:
-        cv2.fillConvexPoly(cards, np.round(q / 2).astype(np.int32), 1)
+        cv2.fillConvexPoly(cards, np.round(q / LOOK).astype(np.int32), 1)
     levels = np.cumsum(cv2.calcHist([half], [0], cards, [256], [0, 256]).ravel())
     if levels[-1] == 0:
         return np.zeros((0, 0), np.bool_), []
     paper = float(np.searchsorted(levels, 0.75 * levels[-1]))
-    near = cv2.dilate(cards, np.ones((5, 5), np.uint8))
+    rim = np.ones((5, 5), np.uint8)  # (10 px round each card: its edge and shadow)
+    near = cv2.dilate(cards, rim)
     _, bright = cv2.threshold(half, math.ceil(PAPER_SHARE * paper) - 1, 1, cv2.THRESH_BINARY)
     patches = cv2.morphologyEx(cv2.subtract(bright, near), cv2.MORPH_OPEN,
                                np.ones((3, 3), np.uint8))
-    if 4 * cv2.countNonZero(patches) < BARE[0] * card_area:
+    if LOOK**2 * cv2.countNonZero(patches) < BARE[0] * card_area:
         return np.zeros((0, 0), np.bool_), []  # (most frames: no paper beside cards)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
-    touching = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
+    touching = cv2.dilate(near, rim) > 0
     regions = []
-    for k in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[k])
-        if not BARE[0] * card_area <= 4 * area <= BARE[1] * card_area:
-            continue
-        patch = labels[y:y + bh, x:x + bw] == k
+    areas = LOOK**2 * stats[:, cv2.CC_STAT_AREA]
+    for label in np.flatnonzero((areas >= BARE[0] * card_area) & (areas <= BARE[1] * card_area)):
+        if label == 0:
+            continue  # (the background)
+        x, y, bw, bh, _ = (int(v) for v in stats[label])
+        patch = labels[y:y + bh, x:x + bw] == label
         if not (patch & touching[y:y + bh, x:x + bw]).any():
             continue
-        box = np.array([[2 * x, 2 * y], [2 * (x + bw), 2 * (y + bh)]], np.float32)
+        box = LOOK * np.array([[x, y], [x + bw, y + bh]], np.float32)
         for q in found:
             if _boxes_meet(box, q, reach):
                 box = np.array([np.minimum(box[0], q.min(axis=0)),
@@ -261,7 +267,7 @@ def _card_at(corner: Corner,
     short, long = size
     if _share_in(bare, np.array([meet, meet + 0.3 * short * way_a,
                                  meet + 0.3 * short * (way_a + way_b),
-                                 meet + 0.3 * short * way_b]) / 2) < PAPER_AT_CORNER:
+                                 meet + 0.3 * short * way_b]) / LOOK) < PAPER_AT_CORNER:
         return None
     # seen from an index corner (a top-left, or a bottom-right turned round), the short
     # side turns clockwise onto the long one: image y runs down, so their cross is > 0
