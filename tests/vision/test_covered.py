@@ -33,20 +33,22 @@ def _laid(frame: np.ndarray, face: np.ndarray, centre: np.ndarray, angle: float,
 
 
 def _pile(design: str, under: str, over: str, angle: float, seed: int,
-          shift: tuple[float, float] = (0.45, 0.5)) -> tuple[np.ndarray, np.ndarray]:
+          shift: tuple[float, float] = (0.45, 0.5), *more: tuple[str, float, float],
+          ) -> tuple[np.ndarray, np.ndarray]:
     """``over`` laid on ``under`` (a ``design``'s faces), moved ``shift`` of a card right
     and down the card under it: the under card's top-left index shows, its other under
-    ``over``. The frame and the under card's corners."""
+    ``over``; then ``more`` cards so moved (card, right, down). The frame and the under
+    card's corners."""
     rng = np.random.default_rng(seed)
     frame = np.empty((720, 1280, 3), np.float32)
     frame[:] = TABLES[seed % len(TABLES)]
     frame += rng.normal(0, 3, frame.shape)
-    below = published_face(design, under, height=420)
-    above = published_face(design, over, height=420)
     centre = np.array([560.0, 330.0])
-    frame, quad = _laid(frame, below, centre, angle)
+    frame, quad = _laid(frame, published_face(design, under, height=420), centre, angle)
     across, down = (quad[1] - quad[0]), (quad[3] - quad[0])
-    frame, _ = _laid(frame, above, centre + shift[0] * across + shift[1] * down, angle)
+    for card, right, lower in ((over, *shift), *more):
+        frame, _ = _laid(frame, published_face(design, card, height=420),
+                         centre + right * across + lower * down, angle)
     blurred = cv2.GaussianBlur(np.clip(frame, 0, 255).astype(np.uint8), (0, 0), 0.7)
     return np.asarray(blurred, np.uint8), quad
 
@@ -66,18 +68,19 @@ def test_a_card_under_another_is_named_by_its_corner_in_view() -> None:
             wrong += [(design, angle, n) for n in names if n not in (under, over)]
             on_it = [d for d in found if d.card == under]
             named += bool(on_it) and quad_iou(on_it[0].quad, quad) >= 0.6
-    # 21 piles, each card under another about half in view: none was named before
+    # 21 piles, each card under another about half in view: 3 were named before
     assert named >= 15, named
     assert not wrong
 
 
 def test_a_card_all_but_hidden_is_not_named() -> None:
-    # the card under shows a quarter of itself, its index in the corner: no card a player
-    # would count as on the table
+    # two cards over it leave its index corner in view, a sixth of the card: no card a
+    # player would count as on the table (6 of these 14 were named with no least share)
     rec = Recognizer("standard")
-    for seed, design in enumerate(BENCH_DESIGNS[:3]):
-        frame, _ = _pile(design, "5S", "JD", 20.0, seed, shift=(0.12, 0.15))
-        assert "5S" not in {d.card for d in rec.detect(frame)}
+    for seed, design in enumerate(BENCH_DESIGNS):
+        for angle in (20.0, -40.0):
+            frame, _ = _pile(design, "5S", "JD", angle, seed, (0.36, -0.08), ("8C", -0.1, 0.5))
+            assert "5S" not in {d.card for d in rec.detect(frame)}, (design, angle)
 
 
 def test_nothing_is_looked_for_beside_a_card_alone_on_a_table() -> None:
