@@ -162,8 +162,9 @@ def _owner(d: Detection, cards: tuple[TrueCard, ...]) -> tuple[int, float] | Non
     another one (little of it visible) cannot be what the camera sees, unless the
     detection names it and outlines it better than any other card (a card under others
     read by the index corner it shows, :mod:`vision.covered`)."""
-    scored = [(quad_iou(d.quad, tc.quad) * min(1.0, 2 * tc.visible), quad_iou(d.quad, tc.quad), i)
-              for i, tc in enumerate(cards)]
+    ious = [quad_iou(d.quad, tc.quad) for tc in cards]
+    scored = [(iou * min(1.0, 2 * tc.visible), iou, i)
+              for i, (iou, tc) in enumerate(zip(ious, cards, strict=True))]
     if not scored:
         return None
     _, iou, i = max(scored, key=lambda s: s[1])

@@ -25,7 +25,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_H, CARD_W, Quad, dewarp, quad_iou, side_lengths
+from vision.detect import (
+    CARD_H,
+    CARD_W,
+    Quad,
+    _overlaps_another,
+    dewarp,
+    quad_iou,
+    side_lengths,
+)
 from vision.piles import Corner, _corners, _segments
 from vision.readings import CornerReading
 from vision.standard import read_corners
@@ -81,10 +89,6 @@ UNREAD_CARD = 0.8
 """Least area of an unread outline, in the named cards' (their median), that is taken for
 a card lying there: smaller, it may outline the part in view of a card under another."""
 
-OVERLAP = 0.02
-"""Share of an unread outline under or over a card named from which it may outline the part
-in view of a card under that one (:data:`vision.detect.OVERLAP`)."""
-
 MAX_COVERED_READS = 8
 """Most corners read in one frame (each costs a reading; a cluttered frame has many)."""
 
@@ -125,7 +129,7 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
         return []
     least = UNREAD_CARD * float(np.median([cv2.contourArea(q) for q in named_quads]))
     found = named_quads + [q for card, q in cards if card is None and cv2.contourArea(q) >= least
-                           and _under(q, named_quads) <= OVERLAP]
+                           and not _overlaps_another(q, named_quads)]
     named = {card for card, _ in cards if card is not None}
     short, long = _sizes(found)
     if short < th.small_card_px:
@@ -287,7 +291,7 @@ def _card_at(corner: Corner,
     h, w = frame[:2]
     if window.min() < 0 or window[:, 0].max() >= w or window[:, 1].max() >= h:
         return None
-    if _under(window, found) > MOST_HIDDEN or _shown(quad, found) < LEAST_SHOWN:
+    if _overlaps_another(window, found, MOST_HIDDEN) or _shown(quad, found) < LEAST_SHOWN:
         return None
     return quad
 
@@ -346,14 +350,6 @@ def _share_in(mask: NDArray[np.bool_], poly: NDArray[np.floating]) -> float:
     cv2.fillConvexPoly(inside, points - np.array([x0, y0], np.int32), 1)
     n = int(inside.sum())
     return float(mask[y0:y1, x0:x1][inside > 0].sum()) / n if n else 0.0
-
-
-def _under(poly: Quad, quads: list[Quad]) -> float:
-    """The most of ``poly`` that one of ``quads`` covers."""
-    area = cv2.contourArea(poly)
-    if area <= 0:
-        return 1.0
-    return max((cv2.intersectConvexConvex(poly, q)[0] / area for q in quads), default=0.0)
 
 
 def _shown(quad: Quad, found: list[Quad]) -> float:
