@@ -13,7 +13,8 @@ the sides seen, where longer) and its index corner read alone: named only where 
 reading is sure, the index wholly in view, a fair part of the card in view, and the card
 named nowhere else in the frame. Not among cards under 90 px wide
 (:attr:`Thresholds.small_card_px`), whose index is a few pixels: there both corners must
-read a card.
+read a card. Cards spread in a row under a card named (:mod:`vision.spread`) are read
+alike, each by the index corner its strip shows (:func:`_rows`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from vision.detect import (
 )
 from vision.piles import Corner, _corners, _segments
 from vision.readings import CornerReading
+from vision.spread import MOST_CARDS, edges_in, rows_under
 from vision.standard import read_corners
 from vision.thresholds import Thresholds
 
@@ -78,6 +80,15 @@ SURE = 0.97
 WINDOW = (0.3, 0.45)
 """The part of a card (fractions of its width and height) its index must lie in."""
 
+ROW_INDEX = (0.22, 0.45)
+"""The part of a card spread in a row (fractions of its width and height) that must show
+whole where its index lies: a strip a third of a card wide shows most decks' index, not
+all of :data:`WINDOW`."""
+
+ROW_LEAST_SHOWN = 0.2
+"""Least share in view of a card spread in a row for it to be named: a row's strips are
+often a quarter of a card (:data:`LEAST_SHOWN` is for a card under a pile)."""
+
 MOST_HIDDEN = 0.05
 """Most of that part that may lie under a card found: its index must show whole."""
 
@@ -116,7 +127,8 @@ class CoveredCard(NamedTuple):
 def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
                   th: Thresholds | None = None) -> list[CoveredCard]:
     """The cards under the ``cards`` found in ``image`` (each its name, ``None`` where
-    unread, and its quad) that an index corner in view names, none of them one of those
+    unread, and its quad) that an index corner in view names, those by a corner of their
+    own first, then those spread in rows under the cards named, none of them one of those
     named already. An unread outline over or under a card named, or smaller than the cards
     named, may be round the part in view of a card under them: it hides nothing here.
 
@@ -157,7 +169,81 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
         if r is not None and r.card not in named:
             named.add(r.card)
             out.append(CoveredCard(r.card, quad, r.p))
+    return out + _rows(image, found, named_quads, [c.quad for c in out], named, bare,
+                       regions, th)
+
+
+def _rows(image: Image, found: list[Quad], named_quads: list[Quad], by_corner: list[Quad],
+          named: set[str], bare: NDArray[np.bool_], regions: list[tuple[int, int, int, int]],
+          th: Thresholds) -> list[CoveredCard]:
+    """The cards spread in rows under the cards named (``named_quads``, some of those
+    ``found``) in ``regions`` (:func:`vision.spread.rows_under`), each named by the index
+    corner its strip shows, where it reads surely and is not one of those ``named`` (which
+    it joins). A row's top card is one named: an outline unread is as likely a pile's."""
+    out: list[CoveredCard] = []
+    for region in regions:
+        x0, y0, x1, y1 = region
+        tops = [q for q in named_quads if (q.min(axis=0) >= (x0, y0)).all()
+                and (q.max(axis=0) < (x1, y1)).all()]
+        edges = edges_in(image, region) if tops else None
+        for top in tops:
+            assert edges is not None
+            above = [top]
+            # (an unread outline in a row is often round strips of it: no card over it)
+            row = rows_under(edges, top, [q for q in named_quads if q is not top])
+            for under in row:
+                above.append(under)
+                r = _row_card(image, above, found, by_corner, bare, th)
+                if r is not None and r.card not in named:
+                    named.add(r.card)
+                    out.append(r)
+            # the row goes on a step further where no side of its next card shows (cards
+            # of one white meet with no edge between them) while each such card reads
+            while row and len(above) <= MOST_CARDS:
+                under = np.asarray(2 * above[-1] - above[-2], np.float32)
+                if under.min() < 0 or (under.max(axis=0) >= image.shape[1::-1]).any():
+                    break
+                above.append(under)
+                r = _row_card(image, above, found, by_corner, bare, th)
+                if r is None or r.card in named:
+                    break
+                named.add(r.card)
+                out.append(r)
     return out
+
+
+def _row_card(image: Image, above: list[Quad], found: list[Quad], by_corner: list[Quad],
+              bare: NDArray[np.bool_], th: Thresholds) -> CoveredCard | None:
+    """The last of ``above`` (a row's cards, its top card first) named by the index corner
+    its strip shows, where the index shows whole on paper, a fair part of the card is in
+    view, and the corner reads surely; else ``None``."""
+    under = above[-1]
+    quad = _index_first(under, under.mean(axis=0) - above[-2].mean(axis=0))
+    window = _window(quad, ROW_INDEX)
+    over = found + above[:-1]
+    # (a card named by its corner may lie over it or under it, which is not known: its
+    # part in view is counted as if they all lay over it)
+    if _overlaps_another(window, over, MOST_HIDDEN) or (
+            _share_in(bare, window / LOOK) < PAPER_AT_CORNER) or (
+            _shown(quad, over + by_corner) < ROW_LEAST_SHOWN):
+        return None
+    r = _index_at_corner(image, quad, over, th)
+    return None if r is None else CoveredCard(r.card, quad, r.p)
+
+
+def _index_first(card: Quad, way: NDArray[np.float32]) -> Quad:
+    """``card`` with the index corner furthest along ``way`` (of its first and third:
+    where a standard card prints its index) first."""
+    return card if float((card[0] - card[2]) @ way) >= 0 else np.asarray(
+        np.roll(card, -2, axis=0), np.float32)
+
+
+def _window(quad: Quad, part: tuple[float, float]) -> Quad:
+    """The ``part`` of ``quad`` (fractions of its width and height) by its first corner."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    return np.array([quad[0], quad[0] + part[0] * across,
+                     quad[0] + part[0] * across + part[1] * down,
+                     quad[0] + part[1] * down], np.float32)
 
 
 PART = 0.6

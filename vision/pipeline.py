@@ -491,9 +491,10 @@ class Recognizer:
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out)
-        if self.gallery is None and not halved:
+        if self.gallery is None:
             # cards under others, by an index corner in view (each replaces the unread
-            # outlines of its part in view)
+            # outlines of its part in view); after the look at the frame halved too (it
+            # finds the top card of a row the first look missed)
             for card, quad, p in covered_cards(image, [(d.card, d.quad) for d in out]):
                 if counts is None or counts(centre_of(quad)):
                     out = [d for d in out if d.card or not part_of(d.quad, quad)]
