@@ -147,22 +147,13 @@ def _first_steps(edges: NDArray[np.bool_], card: Quad, others: list[Quad],
     keep = (np.abs(a) >= STEP_RANGE[0] * wide) | (np.abs(b) >= STEP_RANGE[0] * tall)
     a, b = a[keep], b[keep]
     left, top = pad_x + a, pad_y + b
-    m = round(VIEW_SCALE * CLEAR_OF_ABOVE)
-    on = np.zeros(len(a), np.int64)
-    seen = np.zeros(len(a), np.int64)
-    for x in (left, left + wide):  # the two long sides, columns of the view
-        blocked = (x >= pad_x - m) & (x <= pad_x + wide + m)
-        for lo, hi in _in_view(top + round(0.1 * tall), top + tall - round(0.1 * tall),
-                               blocked, pad_y - m, pad_y + tall + m):
-            on += down_sums[hi, x] - down_sums[lo, x]
-            seen += hi - lo
-    for y in (top, top + tall):  # the two short sides, rows of the view
-        blocked = (y >= pad_y - m) & (y <= pad_y + tall + m)
-        for lo, hi in _in_view(left + round(0.1 * wide), left + wide - round(0.1 * wide),
-                               blocked, pad_x - m, pad_x + wide + m):
-            on += across_sums[y, hi] - across_sums[y, lo]
-            seen += hi - lo
-    share = on / np.maximum(seen, 1)
+    # the two long sides are columns of the view, the two short ones rows (of its sums
+    # turned over)
+    on_long, seen_long = _sides_on_edges(down_sums, (left, pad_x, wide), (top, pad_y, tall))
+    on_short, seen_short = _sides_on_edges(across_sums.T, (top, pad_y, tall),
+                                           (left, pad_x, wide))
+    seen = seen_long + seen_short
+    share = (on_long + on_short) / np.maximum(seen, 1)
     whole = (in_frame[top, left] & in_frame[top, left + wide - 1]
              & in_frame[top + tall - 1, left] & in_frame[top + tall - 1, left + wide - 1])
     good = whole & (seen >= LEAST_SIDE_SHOWN * wide) & (share >= SIDES_ON_EDGES)
@@ -186,6 +177,30 @@ def _first_steps(edges: NDArray[np.bool_], card: Quad, others: list[Quad],
             taken.append(int(k))
             out.append(np.asarray((under - card).mean(axis=0), np.float32))
     return out
+
+
+def _sides_on_edges(sums: NDArray[np.int32],
+                    across: tuple[NDArray[np.int64], int, int],
+                    along: tuple[NDArray[np.int64], int, int],
+                    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """How many pixels of two opposite sides of each card tried lie on edges, and how many
+    are in view, from the running sums of the view's edges down each of its columns
+    (``sums``, a row of zeros first). Each side is a column: ``across`` gives where each
+    card's first side lies, where the card over it does, and how far apart the two sides
+    are; ``along``, where each card starts along them, where the card over it does, and
+    how long they are (their rounded tenths at each end left out)."""
+    first, over_at, apart = across
+    start, over_from, length = along
+    m = round(VIEW_SCALE * CLEAR_OF_ABOVE)
+    on = np.zeros(len(first), np.int64)
+    seen = np.zeros(len(first), np.int64)
+    for line in (first, first + apart):
+        blocked = (line >= over_at - m) & (line <= over_at + apart + m)
+        for lo, hi in _in_view(start + round(0.1 * length), start + length - round(0.1 * length),
+                               blocked, over_from - m, over_from + length + m):
+            on += sums[hi, line] - sums[lo, line]
+            seen += hi - lo
+    return on, seen
 
 
 def _in_view(lo: NDArray[np.int64], hi: NDArray[np.int64], blocked: NDArray[np.bool_],
