@@ -85,6 +85,10 @@ ROW_INDEX = (0.22, 0.45)
 whole where its index lies: a strip a third of a card wide shows most decks' index, not
 all of :data:`WINDOW`."""
 
+ROW_MISSES = 1
+"""Most cards in a row, one after another, that may not read where the row goes on past
+the cards whose sides show."""
+
 ROW_LEAST_SHOWN = 0.2
 """Least share in view of a card spread in a row for it to be named: a row's strips are
 often a quarter of a card (:data:`LEAST_SHOWN` is for a card under a pile)."""
@@ -169,17 +173,17 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
         if r is not None and r.card not in named:
             named.add(r.card)
             out.append(CoveredCard(r.card, quad, r.p))
-    return out + _rows(image, found, named_quads, [c.quad for c in out], named, bare,
-                       regions, th)
+    return out + _rows(image, named_quads, [c.quad for c in out], named, bare, regions, th)
 
 
-def _rows(image: Image, found: list[Quad], named_quads: list[Quad], by_corner: list[Quad],
-          named: set[str], bare: NDArray[np.bool_], regions: list[tuple[int, int, int, int]],
-          th: Thresholds) -> list[CoveredCard]:
-    """The cards spread in rows under the cards named (``named_quads``, some of those
-    ``found``) in ``regions`` (:func:`vision.spread.rows_under`), each named by the index
-    corner its strip shows, where it reads surely and is not one of those ``named`` (which
-    it joins). A row's top card is one named: an outline unread is as likely a pile's."""
+def _rows(image: Image, named_quads: list[Quad], by_corner: list[Quad], named: set[str],
+          bare: NDArray[np.bool_], regions: list[tuple[int, int, int, int]], th: Thresholds,
+          ) -> list[CoveredCard]:
+    """The cards spread in rows under the cards named (``named_quads``; ``by_corner``,
+    those named by an index corner in view) in ``regions`` (:func:`vision.spread.rows_under`),
+    each named by the index corner its strip shows, where it reads surely and is not one
+    of those ``named`` (which it joins). A row's top card is one named: an outline unread
+    is as likely a pile's."""
     out: list[CoveredCard] = []
     for region in regions:
         x0, y0, x1, y1 = region
@@ -193,34 +197,40 @@ def _rows(image: Image, found: list[Quad], named_quads: list[Quad], by_corner: l
             row = rows_under(edges, top, [q for q in named_quads if q is not top])
             for under in row:
                 above.append(under)
-                r = _row_card(image, above, found, by_corner, bare, th)
+                r = _row_card(image, above, named_quads, by_corner, bare, th)
                 if r is not None and r.card not in named:
                     named.add(r.card)
                     out.append(r)
             # the row goes on a step further where no side of its next card shows (cards
-            # of one white meet with no edge between them) while each such card reads
-            while row and len(above) <= MOST_CARDS:
+            # of one white meet with no edge between them) while its cards read, all but
+            # one at a time
+            missed = 0
+            while row and len(above) <= MOST_CARDS and missed <= ROW_MISSES:
                 under = np.asarray(2 * above[-1] - above[-2], np.float32)
                 if under.min() < 0 or (under.max(axis=0) >= image.shape[1::-1]).any():
                     break
                 above.append(under)
-                r = _row_card(image, above, found, by_corner, bare, th)
+                r = _row_card(image, above, named_quads, by_corner, bare, th)
                 if r is None or r.card in named:
-                    break
+                    missed += 1
+                    continue
+                missed = 0
                 named.add(r.card)
                 out.append(r)
     return out
 
 
-def _row_card(image: Image, above: list[Quad], found: list[Quad], by_corner: list[Quad],
-              bare: NDArray[np.bool_], th: Thresholds) -> CoveredCard | None:
+def _row_card(image: Image, above: list[Quad], named_quads: list[Quad],
+              by_corner: list[Quad], bare: NDArray[np.bool_], th: Thresholds,
+              ) -> CoveredCard | None:
     """The last of ``above`` (a row's cards, its top card first) named by the index corner
     its strip shows, where the index shows whole on paper, a fair part of the card is in
-    view, and the corner reads surely; else ``None``."""
+    view (under none of the cards named), and the corner reads surely; else ``None``. An
+    unread outline hides none of it: beside a row it is often round the row's strips."""
     under = above[-1]
     quad = _index_first(under, under.mean(axis=0) - above[-2].mean(axis=0))
     window = _window(quad, ROW_INDEX)
-    over = found + above[:-1]
+    over = named_quads + above[:-1]
     # (a card named by its corner may lie over it or under it, which is not known: its
     # part in view is counted as if they all lay over it)
     if _overlaps_another(window, over, MOST_HIDDEN) or (
