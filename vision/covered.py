@@ -185,10 +185,12 @@ def _rows(image: Image, named_quads: list[Quad], by_corner: list[Quad], named: s
     of those ``named`` (which it joins). A row's top card is one named: an outline unread
     is as likely a pile's."""
     out: list[CoveredCard] = []
-    for region in regions:
+    followed: list[int] = []  # (each top card once, in the largest region round it)
+    for region in sorted(regions, key=lambda r: -(r[2] - r[0]) * (r[3] - r[1])):
         x0, y0, x1, y1 = region
-        tops = [q for q in named_quads if (q.min(axis=0) >= (x0, y0)).all()
-                and (q.max(axis=0) < (x1, y1)).all()]
+        tops = [q for k, q in enumerate(named_quads) if (q.min(axis=0) >= (x0, y0)).all()
+                and (q.max(axis=0) < (x1, y1)).all() and k not in followed]
+        followed += [k for k, q in enumerate(named_quads) if any(q is t for t in tops)]
         edges = edges_in(image, region) if tops else None
         for top in tops:
             assert edges is not None
