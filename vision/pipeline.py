@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -39,6 +40,7 @@ from vision.readings import Reading
 from vision.refusal import Refusal
 from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
+from vision.spread import row_top
 from vision.standard import identify_standard
 from vision.thresholds import Thresholds
 from vision.whole_frame import frame_as_card
@@ -480,6 +482,15 @@ class Recognizer:
             if card is None and (found.square or found.two_sided):
                 continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
+        # an unread outline round a row of cards spread along it: its top card lies whole
+        # at one of its ends (vision.spread.row_top)
+        names = {d.card for d in out if d.card is not None}
+        whole = partial(self._read_quad, image, overlapped=True, retry=False)
+        for k, d in enumerate(out):
+            top = None if d.card or self.gallery else row_top(d.quad, whole, names)
+            if top is not None:
+                names.add(top[0])
+                out[k] = Detection(top[0], top[1], top[2], None)
         # an unread outline may be round two cards of a pile: guesses round it too (not
         # round a small card, unread for its few-pixel index, nor one unread for glare or
         # its suit)

@@ -14,13 +14,14 @@ cards over it blanked, named only where it reads surely (:func:`vision.covered._
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import Quad, edge_mask, side_lengths
+from vision.detect import CARD_ASPECT, Quad, edge_mask, portrait, side_lengths
 
 Image = NDArray[np.uint8]
 Region = tuple[int, int, int, int]
@@ -66,6 +67,54 @@ side) for both to be followed."""
 
 MOST_CARDS = 12
 """Most cards in one row under its top card."""
+
+
+ROW_OUTLINE = 1.6
+"""Least long side of an outline, in its short side, for it to be taken for the outline
+of a row of cards (a card's is 1.4, a tilted camera's up to about 1.5)."""
+
+
+def row_ends(outline: Quad) -> list[Quad]:
+    """The cards at the two ends of ``outline`` where it is a row's (:data:`ROW_OUTLINE`),
+    each as wide as the outline: first those of a row spread along the cards' short side
+    (the outline's width is a card's height), then along their long side. The card on top
+    of a row lies whole at one of its ends, and a row whose cards' sides over each other
+    show no edge is outlined so whole.
+
+    >>> ends = row_ends(np.float32([[0, 0], [300, 0], [300, 140], [0, 140]]))
+    >>> [(round(float(e[:, 0].min())), round(float(e[:, 0].max()))) for e in ends[:2]]
+    [(0, 100), (200, 300)]
+    >>> row_ends(np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]))
+    []
+    """
+    sides = side_lengths(outline)
+    k = 0 if sides[0] + sides[2] >= sides[1] + sides[3] else 1
+    p0, p1, p2, p3 = (outline[(k + j) % 4] for j in range(4))
+    length = float(sides[k] + sides[k + 2]) / 2
+    width = float(sides[k + 1] + sides[(k + 3) % 4]) / 2
+    if length < ROW_OUTLINE * width:
+        return []
+    near, far = (p1 - p0) / max(length, 1e-6), (p2 - p3) / max(length, 1e-6)
+    out = []
+    for along in (width / CARD_ASPECT, width * CARD_ASPECT):
+        if along > 0.9 * length:
+            continue
+        out.append(np.array([p0, p0 + along * near, p3 + along * far, p3], np.float32))
+        out.append(np.array([p1 - along * near, p1, p2, p2 - along * far], np.float32))
+    return out
+
+
+def row_top(outline: Quad, read: Callable[[Quad], tuple[str | None, float, Any]],
+            named: set[str]) -> tuple[str, Quad, float] | None:
+    """The card on top of a row that ``outline`` (unread) may be round, its outline and
+    how sure ``read`` (both its index corners must agree) is of it: the first card at one
+    of :func:`row_ends` that reads, none of those ``named``; ``None`` where none reads."""
+    for end in row_ends(outline):
+        quad = portrait(end)
+        card, score, _ = read(quad)
+        if card is not None and card not in named:
+            return card, quad, score
+    return None
 
 
 class RegionEdges(NamedTuple):
