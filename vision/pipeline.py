@@ -482,15 +482,6 @@ class Recognizer:
             if card is None and (found.square or found.two_sided):
                 continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
-        # an unread outline round a row of cards spread along it: its top card lies whole
-        # at one of its ends (vision.spread.row_top)
-        names = {d.card for d in out if d.card is not None}
-        whole = partial(self._read_quad, image, overlapped=True, retry=False)
-        for k, d in enumerate(out):
-            top = None if d.card or self.gallery else row_top(d.quad, whole, names)
-            if top is not None:
-                names.add(top[0])
-                out[k] = Detection(top[0], top[1], top[2], None)
         # an unread outline may be round two cards of a pile: guesses round it too (not
         # round a small card, unread for its few-pixel index, nor one unread for glare or
         # its suit)
@@ -502,6 +493,15 @@ class Recognizer:
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out)
+        # an outline still unread (a guess on a pile outlines a card more closely) round a
+        # row of cards spread along it: its top card lies whole at one of its ends
+        names = {d.card for d in out if d.card is not None}
+        whole = partial(self._read_quad, image, overlapped=True, retry=False)
+        for k, d in enumerate(out):
+            top = None if d.card or self.gallery is not None else row_top(d.quad, whole, names)
+            if top is not None:
+                names.add(top[0])
+                out[k] = Detection(top[0], top[1], top[2], None)
         if self.gallery is None:
             # cards under others, by an index corner in view (each replaces the unread
             # outlines of its part in view); after the look at the frame halved too (it
