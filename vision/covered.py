@@ -185,15 +185,16 @@ def _rows(image: Image, named_quads: list[Quad], by_corner: list[Quad], named: s
     of those ``named`` (which it joins). A row's top card is one named: an outline unread
     is as likely a pile's."""
     out: list[CoveredCard] = []
-    followed: list[int] = []  # (each top card once, in the largest region round it)
+    followed: set[int] = set()  # (each top card once, in the largest region round it)
     for region in sorted(regions, key=lambda r: -(r[2] - r[0]) * (r[3] - r[1])):
         x0, y0, x1, y1 = region
-        tops = [q for k, q in enumerate(named_quads) if (q.min(axis=0) >= (x0, y0)).all()
-                and (q.max(axis=0) < (x1, y1)).all() and k not in followed]
-        followed += [k for k, q in enumerate(named_quads) if any(q is t for t in tops)]
-        edges = edges_in(image, region) if tops else None
-        for top in tops:
-            assert edges is not None
+        tops = [k for k, q in enumerate(named_quads) if k not in followed
+                and (q.min(axis=0) >= (x0, y0)).all() and (q.max(axis=0) < (x1, y1)).all()]
+        if not tops:
+            continue
+        followed.update(tops)
+        edges = edges_in(image, region)
+        for top in (named_quads[k] for k in tops):
             above = [top]
             # (an unread outline in a row is often round strips of it: no card over it)
             row = rows_under(edges, top, [q for q in named_quads if q is not top])
@@ -383,9 +384,7 @@ def _card_at(corner: Corner,
     tall = wide * long / short
     quad = np.array([meet, meet + across * wide, meet + across * wide + down * tall,
                      meet + down * tall], np.float32)
-    window = np.array([meet, meet + across * wide * WINDOW[0],
-                       meet + (across * wide * WINDOW[0] + down * tall * WINDOW[1]),
-                       meet + down * tall * WINDOW[1]], np.float32)
+    window = _window(quad, WINDOW)
     h, w = frame[:2]
     if window.min() < 0 or window[:, 0].max() >= w or window[:, 1].max() >= h:
         return None

@@ -493,16 +493,16 @@ class Recognizer:
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out)
-        # an outline still unread (a guess on a pile outlines a card more closely) round a
-        # row of cards spread along it: its top card lies whole at one of its ends
-        names = {d.card for d in out if d.card is not None}
-        whole = partial(self._read_quad, image, overlapped=True, retry=False)
-        for k, d in enumerate(out):
-            top = None if d.card or self.gallery is not None else row_top(d.quad, whole, names)
-            if top is not None:
-                names.add(top[0])
-                out[k] = Detection(top[0], top[1], top[2], None)
         if self.gallery is None:
+            # an outline still unread (a guess on a pile outlines a card more closely) round
+            # a row of cards spread along it: its top card lies whole at one of its ends
+            names = {d.card for d in out if d.card is not None}
+            whole = partial(self._read_quad, image, overlapped=True, retry=False)
+            for k, d in enumerate(out):
+                top = None if d.card else row_top(d.quad, whole, names)
+                if top is not None:
+                    names.add(top[0])
+                    out[k] = Detection(top[0], top[1], top[2], None)
             # cards under others, by an index corner in view (each replaces the unread
             # outlines of its part in view); after the look at the frame halved too (it
             # finds the top card of a row the first look missed)

@@ -154,16 +154,10 @@ def _row_from(edges: NDArray[np.bool_], card: Quad, others: list[Quad],
     """The cards under ``card``, the first ``step`` from it, each next one about a step
     from the one before where its sides in view lie on ``edges``."""
     above = [card]
-    previous = card
-    row: list[Quad] = []
-    next_step: NDArray[np.float32] | None = step
-    while next_step is not None and len(row) < MOST_CARDS:
-        under = np.asarray(previous + next_step, np.float32)
-        row.append(under)
-        above.append(under)
-        previous = under
-        next_step = _best_step(edges, previous, above, others, _steps_near(next_step))
-    return row
+    while step is not None and len(above) <= MOST_CARDS:
+        above.append(np.asarray(above[-1] + step, np.float32))
+        step = _best_step(edges, above[-1], above, others, _steps_near(step))
+    return above[1:]
 
 
 def _first_steps(edges: NDArray[np.bool_], card: Quad, others: list[Quad],
