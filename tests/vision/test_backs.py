@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.backs import shows_its_back
 from vision.designs import (
@@ -15,6 +16,8 @@ from vision.designs import (
     published_face,
 )
 from vision.detect import CARD_H, CARD_W
+from vision.photo_changes import cropped_to_the_card, one_card_each
+from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 
@@ -95,3 +98,24 @@ def test_most_published_backs_are_told_from_faces() -> None:
         on_background(published_back(name, height=CARD_H), 255.0), (CARD_W, CARD_H),
         interpolation=cv2.INTER_AREA), np.uint8))]
     assert len(told) >= 10 and "aisleriot-anglo" in told and "npm-heruka" in told
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+def test_a_large_pip_outlined_in_a_close_up_is_no_card() -> None:
+    # guillex7's 10D cropped to the card: each red diamond, 120 px across, is outlined as a
+    # card, and one read as a 10H in one corner (its paper all red) before a strongly
+    # coloured card was taken for no face
+    photo = next(p for p in one_card_each(load_photos()) if p.name.endswith("diamonds_10.jpg"))
+    crop, cards = cropped_to_the_card(photo.read(), photo.cards)
+    assert [c.card for c in cards] == ["10D"]
+    named = [d.card for d in Recognizer("standard").detect(crop) if d.card is not None]
+    assert named and set(named) == {"10D"}, named
+
+
+def test_a_card_of_one_strong_colour_is_refused_as_a_back() -> None:
+    plain = np.full((CARD_H, CARD_W, 3), (40, 30, 170), np.uint8)
+    plain[150:153, 120:124] = 235  # a fleck of light, as a photo's glare leaves
+    assert shows_its_back(plain)
+    face = cv2.resize(on_background(published_face("aisleriot-anglo", "10D", height=CARD_H),
+                                    120.0), (CARD_W, CARD_H))
+    assert not shows_its_back(np.asarray(face, np.uint8))
