@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.canny import canny
+from vision.frame_cut import corner_beyond_frame, outlines_cut_by_frame, seen_area
 from vision.play_area import PlaceTest
 from vision.sides import refine_corners
 
@@ -119,11 +120,14 @@ def _area_limits(settings: DetectorSettings, image_area: float) -> tuple[float, 
 
 def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
                       image_area: float, refine: bool = True,
-                      square: bool = False) -> Quad | None:
+                      square: bool = False, frame: tuple[int, int] | None = None,
+                      ) -> Quad | None:
     """The card quad a contour outlines, or ``None`` when it is not card-shaped.
 
     ``refine=False`` skips fitting the sides (cheaper; corners cut by the rounding).
     ``square``: an outline squarer than ``settings.aspect_range`` allows is a quad too.
+    ``frame``: the image's width and height, where a card with a corner out of view is
+    outlined too (:func:`vision.frame_cut.corner_beyond_frame`).
     """
     area = cv2.contourArea(contour)
     lo, hi = _area_limits(settings, image_area)
@@ -134,9 +138,14 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     if hull_area <= 0 or area / hull_area < settings.min_fill:
         return None
     peri = cv2.arcLength(hull, True)
-    approx = None
+    approx: NDArray[np.generic] | None = None
+    cut: Quad | None = None
     for eps in (0.02, 0.035, 0.05, 0.07):
-        poly = cv2.approxPolyDP(hull, eps * peri, True)
+        poly = np.asarray(cv2.approxPolyDP(hull, eps * peri, True))
+        if len(poly) == 5 and frame is not None:
+            approx = cut = corner_beyond_frame(poly, *frame)
+            if cut is not None:
+                break
         if len(poly) == 4:
             approx = poly
             break
@@ -147,7 +156,7 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     quad = order_clockwise(np.asarray(approx, np.float32).reshape(4, 2))
     if refine:
         quad = order_clockwise(refine_corners(contour, quad))
-    quad_area = cv2.contourArea(quad)
+    quad_area = seen_area(quad, *frame) if cut is not None and frame else cv2.contourArea(quad)
     # an unrefined quad cuts the rounded corners off, so the hull may overfill it a little
     if quad_area <= 0 or not settings.min_fill <= hull_area / quad_area <= (
             1.06 if refine else 1.22):
@@ -458,14 +467,14 @@ def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,
     square: list[Quad] = []
     min_points = 2 * math.sqrt(settings.min_area_fraction * image_area)
     smallest = _area_limits(settings, image_area)[0]
-    for mask in masks:
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outlined = [cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0] for m in masks]
+    for contours in outlined:
         for c in contours:
             if len(c) < min_points:  # too short to go round even the smallest card
                 continue
             contour = np.asarray(c, np.int32)
             q = quad_from_contour(contour, settings, image_area, refine=False,
-                                  square=squares)
+                                  square=squares, frame=(w, h))
             if q is not None and _side_ratio(q) < settings.aspect_range[0]:
                 if not _on_frame(q, w, h):
                     square.append(q)
@@ -478,6 +487,10 @@ def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,
                 _, _, bw, bh = cv2.boundingRect(contour)
                 if bw * bh >= smallest:
                     open_outlines.append(contour)
+    for contour in outlines_cut_by_frame(masks[0], outlined[0], smallest):  # (corner cut off)
+        q = quad_from_contour(contour, settings, image_area, refine=False, frame=(w, h))
+        if q is not None and not _on_frame(q, w, h) and not inside(q, masks[0]):
+            found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))
     found.sort(key=lambda t: -t[0] * t[2])
     return found, open_outlines, square
 

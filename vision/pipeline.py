@@ -16,8 +16,6 @@ from vision.blurred_suits import black_suit_seen
 from vision.covered import covered_cards, part_of
 from vision.decks import BLACK_SUITS
 from vision.detect import (
-    CARD_H,
-    CARD_W,
     DetectorSettings,
     FoundCard,
     Outline,
@@ -34,6 +32,8 @@ from vision.detect import (
 from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
+from vision.frame_cut import cut_by_frame
+from vision.outline_moves import grown, pushed, sides_out
 from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
@@ -111,28 +111,6 @@ BORDER_GUESSES = (0.06, 0.10)
 a card found by its coloured panel alone is tried again this much larger."""
 
 
-def sides_out(quad: NDArray[np.float32], top: float, right: float, bottom: float,
-              left: float) -> NDArray[np.float32]:
-    """``quad`` with each side moved outwards by so many card widths (inwards when
-    negative), in the card's own perspective; ``quad[0]`` is the card's top-left."""
-    rect = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    to_image = cv2.getPerspectiveTransform(rect, np.asarray(quad, np.float32))
-    out = rect + CARD_W * np.array([[-left, -top], [right, -top], [right, bottom],
-                                    [-left, bottom]], np.float32)
-    return np.asarray(cv2.perspectiveTransform(out[None], to_image)[0], np.float32)
-
-
-def grown(quad: NDArray[np.float32], border: float) -> NDArray[np.float32]:
-    """``quad`` grown outwards by ``border`` card widths on every side, in the card's own
-    perspective.
-
-    >>> square = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
-    >>> grown(square, 0.1).round(1).tolist()
-    [[-10.0, -10.0], [110.0, -10.0], [110.0, 150.0], [-10.0, 150.0]]
-    """
-    return sides_out(quad, border, border, border, border)
-
-
 JITTER_PX = 0.75
 """How far (image pixels, across and down) a small card's outline is shifted to be read
 again: a few-pixel index falls on the pixels another way."""
@@ -169,18 +147,6 @@ outwards, a side at a time. Where a card lies over another of the same white, th
 outline of the pile can put one side of it well inside the card, through its index.
 (Pushing a quarter of a card further named one more held-out card in 56 and cost 12 ms
 an overlap frame.)"""
-
-
-def pushed(quad: NDArray[np.float32], side: int, amount: float) -> NDArray[np.float32]:
-    """``quad`` with one side (0 top, 1 right, 2 bottom, 3 left, as the card lies in
-    ``quad``) moved outwards by ``amount`` card widths, in the card's own perspective.
-
-    >>> square = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
-    >>> pushed(square, 3, 0.1).round(1).tolist()
-    [[-10.0, 0.0], [100.0, 0.0], [100.0, 140.0], [-10.0, 140.0]]
-    """
-    top, right, bottom, left = (amount if i == side else 0.0 for i in range(4))
-    return sides_out(quad, top, right, bottom, left)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: it holds an array
@@ -254,6 +220,26 @@ def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float3
     return covered.count(True) == 1
 
 
+CLUSTER_AREA = 2.0
+"""Area, in the cards named (their median), from which an unread outline is round several
+cards that the first look did not tell apart (:func:`_cluster_unread`)."""
+
+
+def _cluster_unread(first: list[Detection]) -> bool:
+    """Whether an unread outline among ``first`` is as large as :data:`CLUSTER_AREA` cards
+    named there: cards touching each other, outlined as one, that the look at the frame
+    halved may part (a real photo tilted 35 deg: four cards outlined as one beside a 6S
+    named, read at half size when nothing else was named).
+
+    >>> card = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    >>> _cluster_unread([Detection("2C", card, 1.0), Detection(None, 3 * card, 0.0)])
+    True
+    """
+    areas = [float(cv2.contourArea(d.quad)) for d in first if d.card is not None]
+    return bool(areas) and any(d.card is None and cv2.contourArea(d.quad) >= CLUSTER_AREA * float(
+        np.median(areas)) for d in first)
+
+
 def _last_checks(r: Reading, card: Image, side: float,
                  ) -> tuple[str | None, float, Refusal | None]:
     """A standard card's reading after every retry, checked last: a black suit that blur
@@ -315,7 +301,8 @@ class Recognizer:
         if self.gallery is not None:
             return self.read(dewarp(image, quad))
         card = dewarp(image, quad)
-        r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry)
+        r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry,
+                              hidden=cut_by_frame(quad, image.shape[1], image.shape[0]))
         if not retry:
             return _last_checks(r, card, side)
         if r.card is None and r.reason is not Refusal.GLARE:
@@ -411,15 +398,21 @@ class Recognizer:
         (wmcnicho's webcam deck, taught from one photo a card, read in the other: blurred
         2.5 px 40 -> 63 of 64, overexposed 52 -> 60, in haze 27 -> 53; an empty frame costs
         it about 4 ms more). Where neither names anything, the frame itself may be one
-        standard card (:meth:`_frame_read`)."""
+        standard card (:meth:`_frame_read`). Where the first look named cards but left an
+        outline round several unread (:func:`_cluster_unread`), the second look's cards
+        that lie under none named join them."""
         # (a taught card is not guessed from two sides: not measured)
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts, two_sides=self.gallery is None)
         first = self._read_found(image, counts, found) if found else []
-        if any(d.card is not None for d in first):
+        named = [d for d in first if d.card is not None]
+        if named and not _cluster_unread(first):
             return first
         second = self._read_found(image, counts, find_cards_halved(
             image, self.settings, counts, two_sides=self.gallery is None), halved=True)
+        if named:
+            return named + [d for d in second
+                            if not _overlaps_another(d.quad, [d.quad for d in named])]
         if not any(d.card is not None for d in second):
             return self._frame_read(image, counts) or first or second
         return second + [d for d in first
@@ -486,7 +479,8 @@ class Recognizer:
         # round a small card, unread for its few-pixel index, nor one unread for glare or
         # its suit)
         unread = [d.quad for d in out if d.card is None and d.reason not in _NO_PILE
-                  and short_side(d.quad) >= GUESS_ROUND_PX]
+                  and short_side(d.quad) >= GUESS_ROUND_PX
+                  and not cut_by_frame(d.quad, image.shape[1], image.shape[0])]
         if unread:
             round_unread = [portrait(g) for g in cards_round(
                 image, unread, [d.quad for d in out] + guesses, self.settings)]

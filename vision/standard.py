@@ -68,10 +68,11 @@ from vision.index import (
     paper_colour,
     parted,
 )
+from vision.one_corner import one_corner_backed
 from vision.pips import layout_rank
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
-from vision.small_courts import ENGLISH_COURTS, court_over_numbers, index_seconded, load_models
+from vision.small_courts import court_over_numbers, index_seconded, load_models
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -400,7 +401,7 @@ def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, over
 
 def identify_standard(card: Image, th: Thresholds | None = None,
                       card_px: float | None = None, overlapped: bool = False,
-                      may_turn: bool = True) -> Reading:
+                      may_turn: bool = True, hidden: bool = False) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     A camera looking at a card from the side can foreshorten its long sides until they
@@ -413,11 +414,12 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     index is a few pixels across, and one corner alone is then not enough.
     ``overlapped``: the card lies over or under another, so one of its corners may show
     the other card's index; both corners must then read it. ``may_turn=False``: the card's
-    outline is sure of its long sides (it is not read a quarter round).
+    outline is sure of its long sides (it is not read a quarter round). ``hidden``: part of
+    the card lies out of view (the frame cuts a corner off), and pips with it.
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
-    looks = _looks_of(card, th)
+    looks = _looks_of(card, th, hidden)
     upright = _identify(card, th, looks, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
     if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
@@ -428,7 +430,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned_card = quarter_turned(card)
-    looks = _looks_of(turned_card, th)
+    looks = _looks_of(turned_card, th, hidden)
     turned = _identify(turned_card, th, looks, both_corners=True)
     # (the read before asked the pips: read faintly, the index alone is asked again)
     turned = _read_faintly(turned, turned_card, th, small, overlapped, looks, by_pips=False)
@@ -443,15 +445,18 @@ class _Looks(NamedTuple):
     corners: Callable[..., tuple[list[CornerReading], list[Candidate]]]
     fields: Callable[[tuple[int, int] | None], Field]
     blobs: Callable[[tuple[int, int] | None], Blobs]
+    hidden: bool = False
+    """Part of the card lies out of view: fewer pips than its rank show, as where one
+    corner is unread."""
 
 
-def _looks_of(card: Image, th: Thresholds) -> _Looks:
+def _looks_of(card: Image, th: Thresholds, hidden: bool = False) -> _Looks:
     blobs = cache(partial(blobs_of, card, th))
 
     def fields(index: tuple[int, int] | None) -> Field:
         return read_field(card, th, index, blobs(index))
 
-    return _Looks(cache(partial(read_corners, card, th)), cache(fields), blobs)
+    return _Looks(cache(partial(read_corners, card, th)), cache(fields), blobs, hidden)
 
 
 def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
@@ -534,7 +539,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                     or (pips() if both_corners else None)
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
-            backed = _one_corner_backed(only, other, fields(_reach(read)), th, overlapped, small)
+            backed = one_corner_backed(only, other, fields(_reach(read)), th, overlapped, small)
             if backed is not None:
                 return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
@@ -546,7 +551,8 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
     if not plain and field_denies(read[0].rank, fields(_reach(read)),
-                                  partly_hidden=len(read) == 1, suit=read[0].suit,
+                                  partly_hidden=len(read) == 1 or looks.hidden,
+                                  suit=read[0].suit,
                                   both_corners=both_corners):
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
@@ -565,36 +571,3 @@ def _beyond_doubt(read: list[CornerReading], th: Thresholds) -> bool:
     whole: its blobs named one by one cost half the card's reading."""
     return len(read) == 2 and len({r.card for r in read}) == 1 and all(
         r.p >= th.face_unasked and r.inset >= INDEX_INSET for r in read)
-
-
-def _one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
-                       th: Thresholds, overlapped: bool, small: bool = False) -> Reading | None:
-    """A card whose two corners must read (``small``, or over or under others) named by its
-    one corner read clearly, where something else backs it (``None`` where nothing does)."""
-    shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
-    # the pips counting out the rank it reads (another card's pips may lie on an
-    # overlapped card's face: there they must be of the corner's suit too; or pips the
-    # classifier names one by one count it, all of its suit, nothing else on the face)
-    counted = (counted_rank(field) == only.rank and (
-        not overlapped or (field.suit or field.pooled_suit) == only.suit)) or (
-        str(field.pips) == only.rank and field.suit == only.suit
-        and not field.others and not field.picture)
-    # ... or the other corner reading the same card, its rank clearly (over or under others
-    # its suit too: the suit a stroke of another card leans to is no reading)
-    seconded = shown and other[0].card == only.card and other[0].colour_ok and (
-        not overlapped or other[0].suit_p >= th.agreeing_glyph)
-    # ... or a court's picture, the other corner leaning to no other rank (a small card's in
-    # ink that fits it: round two larger cards each corner reads one's), nor suit
-    pictured = (not overlapped and only.rank in COURTS and field.picture and field.pips < 5
-                and not field.alike and not (other and other[0].rank != only.rank
-                                             and other[0].rank_p >= th.court_rival
-                                             and (other[0].colour_ok or not small))
-                and not (other and other[0].suit != only.suit and other[0].colour_ok
-                         and other[0].suit_p >= th.leaning))
-    least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS
-             and field.pips < 4 else th.single_corner)
-    # ... and nothing on the face denies it (fewer pips only where the other corner is unread)
-    if only.p >= least and (seconded or counted or pictured) and not field_denies(
-            only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):
-        return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
-    return None

@@ -23,9 +23,10 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
+from vision.outline_moves import pushed
 from vision.photo_changes import changed
 from vision.photos import load_photos, missing_reason
-from vision.pipeline import Detection, Recognizer, _black_named_surely, _one_index_covered, pushed
+from vision.pipeline import Detection, Recognizer, _black_named_surely, _one_index_covered
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
 from vision.second_look import card_round_print, cards_left_open, cards_round_panel

@@ -11,7 +11,8 @@ from vision.card_faces import render_card
 from vision.detect import quad_iou
 from vision.edges import REACH, snapped_to_edges
 from vision.enrolled import Gallery
-from vision.pipeline import Recognizer, pushed
+from vision.outline_moves import pushed
+from vision.pipeline import Recognizer
 from vision.refusal import Refusal
 
 

@@ -40,6 +40,7 @@ from vision.index import (
     parted,
     shadowed_paper,
 )
+from vision.one_corner import one_corner_backed
 from vision.photo_changes import shadow_across
 from vision.photobench import ALL, run_photos
 from vision.photos import load_photos, missing_reason
@@ -51,7 +52,6 @@ from vision.sharpened import read_sharpened
 from vision.standard import (
     _best,
     _named_overlaid,
-    _one_corner_backed,
     _settled_by_field,
     _suited_by_pips,
     identify_standard,
@@ -912,11 +912,11 @@ def test_a_small_courts_picture_does_not_back_one_corner_the_other_contradicts()
     th = Thresholds()
     for lean, named in ((0.0, "JD"), (0.1, "JD"), (0.24, None), (0.28, None)):
         other = [CornerReading("10", "D", lean, 0.9, True, 0)]
-        backed = _one_corner_backed(jack, other, picture, th, overlapped=False)
+        backed = one_corner_backed(jack, other, picture, th, overlapped=False)
         assert (backed and backed.card) == named, lean
     # the other corner leaning to the same rank, however faintly, contradicts nothing
     same = [CornerReading("J", "H", 0.3, 0.2, False, 0)]
-    backed = _one_corner_backed(jack, same, picture, th, overlapped=False)
+    backed = one_corner_backed(jack, same, picture, th, overlapped=False)
     assert backed is not None and backed.card == "JD"
 
 
@@ -928,11 +928,11 @@ def test_a_small_courts_picture_does_not_back_one_corner_whose_suit_the_other_de
     th = Thresholds()
     for suit_p, named in ((0.84, None), (0.35, None), (0.2, "JC")):
         other = [CornerReading("6", "S", 0.0, suit_p, True, 1)]
-        backed = _one_corner_backed(jack, other, picture, th, overlapped=False)
+        backed = one_corner_backed(jack, other, picture, th, overlapped=False)
         assert (backed and backed.card) == named, suit_p
     # a suit read in ink of the wrong colour for it is no reading of a suit
     red = [CornerReading("6", "H", 0.0, 0.9, False, 1)]
-    backed = _one_corner_backed(jack, red, picture, th, overlapped=False)
+    backed = one_corner_backed(jack, red, picture, th, overlapped=False)
     assert backed is not None and backed.card == "JC"
 
 
