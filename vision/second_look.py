@@ -6,7 +6,8 @@ would merge small cards with their shadows. So only such places are looked at ag
 round a card-shaped hull that no card found explains (:func:`cards_left_open`), and
 round a panel that could not be read as a card (:func:`cards_round_panel`,
 :func:`card_round_print`). A card only two of whose sides show at all is guessed from
-them (:func:`cards_of_two_sides`).
+them (:func:`cards_of_two_sides`), and so is one three of whose sides show, its outline
+left open by the fourth.
 """
 
 from __future__ import annotations
@@ -260,10 +261,14 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
         if bw * bh < lo or any(_contains(k, middle) for k in cards):
             continue  # (cheap tests first: a glyph's or a pip's outline, a found card's)
         corner = _two_sides(contour)
-        if corner is None:
-            continue
-        a, b, c = corner
-        quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
+        if corner is not None:
+            a, b, c = corner
+            quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
+        else:
+            three = _three_sides(contour, settings)
+            if three is None:
+                continue
+            quad = three
         if not (lo <= cv2.contourArea(quad) <= hi and inside(quad, image)) or _on_frame(
                 quad, w, h):
             continue
@@ -317,6 +322,68 @@ def _two_sides(contour: NDArray[np.int32],
     return None
 
 
+def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings) -> Quad | None:
+    """The card two whole sides of which ``contour`` follows, at a corner, and a third in
+    part (``None`` otherwise): its hull four-cornered, the two sides square enough and in
+    a card's proportions, every point of the outline near the parallelogram they span.
+    Overexposed, a white card on a light table shows three sides or less (the side away
+    from the light shows no step of brightness), its outline open.
+
+    >>> band = np.zeros((200, 200), np.uint8)
+    >>> _ = cv2.polylines(band, [np.int32([[20, 90], [20, 20], [120, 20], [120, 160]])],
+    ...                   False, 255, 3)
+    >>> outline = max(cv2.findContours(band, cv2.RETR_EXTERNAL,
+    ...                                cv2.CHAIN_APPROX_NONE)[0], key=len)
+    >>> _three_sides(outline, DetectorSettings()).round().tolist()
+    [[20.0, 18.0], [122.0, 20.0], [120.0, 162.0], [18.0, 160.0]]
+    >>> _ = cv2.line(band, (20, 90), (120, 160), 255, 3)  # a diagonal: no card's side
+    >>> _three_sides(max(cv2.findContours(band, cv2.RETR_EXTERNAL,
+    ...                                   cv2.CHAIN_APPROX_NONE)[0], key=len),
+    ...              DetectorSettings()) is None
+    True
+    """
+    if len(contour) < TWO_SIDES_LEAST_POINTS:
+        return None
+    hull = cv2.convexHull(contour)
+    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(corners) != 4:
+        return None
+    hull_quad = np.asarray(corners, np.float32).reshape(4, 2)
+    points = np.asarray(contour, np.float32).reshape(-1, 2)
+    found: list[Quad] = []
+    for k in range(4):
+        a, b, c = hull_quad[k - 1], hull_quad[k], hull_quad[(k + 1) % 4]
+        one, other = float(np.linalg.norm(a - b)), float(np.linalg.norm(c - b))
+        if abs(float((a - b) @ (c - b))) / (one * other + 1e-9) > TWO_SIDES_SQUARE or not (
+                settings.aspect_range[0] <= max(one, other) / max(min(one, other), 1e-6)
+                <= settings.aspect_range[1]):
+            continue
+        quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
+        band = TWO_SIDES_BAND * min(one, other)
+        near = np.zeros(len(points), bool)
+        for i in range(4):  # (near a side, not its line beyond the card's corners)
+            start, way = quad[i], quad[(i + 1) % 4] - quad[i]
+            along = ((points - start) @ way) / max(float(way @ way), 1e-9)
+            near |= (_off_line(points, start, quad[(i + 1) % 4]) <= band) & (
+                along > -TWO_SIDES_BAND) & (along < 1 + TWO_SIDES_BAND)
+        if float(near.mean()) >= TWO_SIDES_ON and all(
+                _followed(points[_off_line(points, b, end) <= band], b, end) for end in (a, c)):
+            found.append(quad)
+    # (a corner one of whose sides is the third, partly seen, spans part of the card)
+    return max(found, key=lambda q: float(cv2.contourArea(q)), default=None)
+
+
+def _followed(points: NDArray[np.float32], start: NDArray[np.float32],
+              end: NDArray[np.float32]) -> bool:
+    """Whether ``points`` (those near the side from ``start`` to ``end``) run along most of
+    it (:data:`THREE_SIDES_FOLLOWED` of its :data:`THREE_SIDES_BINS` pieces)."""
+    way = end - start
+    along = ((points - start) @ way) / max(float(way @ way), 1e-9)
+    inside = along[(along >= 0) & (along < 1)]
+    return len(np.unique((inside * THREE_SIDES_BINS).astype(int))) >= (
+        THREE_SIDES_FOLLOWED * THREE_SIDES_BINS)
+
+
 def _off_line(points: NDArray[np.float32], start: NDArray[np.float32],
               end: NDArray[np.float32]) -> NDArray[np.float32]:
     """Each point's distance from the line through ``start`` and ``end``."""
@@ -350,3 +417,10 @@ runs along it."""
 
 TWO_SIDES_ON = 0.9
 """Least fraction of an outline's points along the two sides."""
+
+THREE_SIDES_BINS = 20
+"""Pieces each side of a card guessed from three sides is cut into, to tell how much of
+it the outline follows."""
+
+THREE_SIDES_FOLLOWED = 0.7
+"""Least share of a side's pieces the outline must run along for the side to show."""
