@@ -36,8 +36,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision import frame_cut
 from vision.canny import canny
-from vision.frame_cut import corner_beyond_frame, outlines_cut_by_frame, seen_area
 from vision.play_area import PlaceTest
 from vision.sides import refine_corners
 
@@ -140,10 +140,10 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     peri = cv2.arcLength(hull, True)
     approx: NDArray[np.generic] | None = None
     cut: Quad | None = None
-    for eps in (0.02, 0.035, 0.05, 0.07):
+    for eps in frame_cut.EPSILONS:
         poly = np.asarray(cv2.approxPolyDP(hull, eps * peri, True))
         if len(poly) == 5 and frame is not None:
-            approx = cut = corner_beyond_frame(poly, *frame)
+            approx = cut = frame_cut.corner_beyond_frame(poly, *frame)
             if cut is not None:
                 break
         if len(poly) == 4:
@@ -156,7 +156,8 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     quad = order_clockwise(np.asarray(approx, np.float32).reshape(4, 2))
     if refine:
         quad = order_clockwise(refine_corners(contour, quad))
-    quad_area = seen_area(quad, *frame) if cut is not None and frame else cv2.contourArea(quad)
+    quad_area = (frame_cut.seen_area(quad, *frame) if cut is not None and frame
+                 else cv2.contourArea(quad))
     # an unrefined quad cuts the rounded corners off, so the hull may overfill it a little
     if quad_area <= 0 or not settings.min_fill <= hull_area / quad_area <= (
             1.06 if refine else 1.22):
@@ -167,10 +168,6 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     if np.abs(_corner_angles(quad) - 90).max() > settings.max_corner_angle:
         return None
     return quad
-
-
-FRAME_MARGIN = 3.0
-"""Pixels from the image's border within which a quad's corner lies on the frame."""
 
 
 def _on_frame(q: Quad, w: int, h: int) -> bool:
@@ -184,10 +181,10 @@ def _on_frame(q: Quad, w: int, h: int) -> bool:
     False
     """
     (x0, y0), (x1, y1) = q.min(axis=0), q.max(axis=0)
-    if min(x0, y0) > FRAME_MARGIN and x1 < w - 1 - FRAME_MARGIN and y1 < h - 1 - FRAME_MARGIN:
+    m = frame_cut.FRAME_MARGIN
+    if min(x0, y0) > m and x1 < w - 1 - m and y1 < h - 1 - m:
         return False  # (the common case, cheaply)
-    near = np.stack([q[:, 0] <= FRAME_MARGIN, q[:, 1] <= FRAME_MARGIN,
-                     q[:, 0] >= w - 1 - FRAME_MARGIN, q[:, 1] >= h - 1 - FRAME_MARGIN])
+    near = np.stack([q[:, 0] <= m, q[:, 1] <= m, q[:, 0] >= w - 1 - m, q[:, 1] >= h - 1 - m])
     return bool((near & near[:, _NEXT]).any())
 
 
@@ -487,7 +484,7 @@ def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,
                 _, _, bw, bh = cv2.boundingRect(contour)
                 if bw * bh >= smallest:
                     open_outlines.append(contour)
-    for contour in outlines_cut_by_frame(masks[0], outlined[0], smallest):  # (corner cut off)
+    for contour in frame_cut.outlines_cut_by_frame(masks[0], outlined[0], smallest):
         q = quad_from_contour(contour, settings, image_area, refine=False, frame=(w, h))
         if q is not None and not _on_frame(q, w, h) and not inside(q, masks[0]):
             found.append((float(cv2.contourArea(q)), q, _quality(contour, q), contour))

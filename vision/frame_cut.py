@@ -3,7 +3,9 @@
 A card near the edge of the camera's view, turned, loses a corner out of view. Its outline
 then has five sides, one of them the frame's border, and is no quad: the card was not
 found at all (a 6S in one of the real photos, both its index corners in view). The card's
-two sides that run out of the frame meet beyond it, at the corner out of view.
+two sides that run out of the frame meet beyond it, at the corner out of view. Where the
+card's edges run out of the frame, no outline of the edges closes round it: the frame's
+border closes them (:func:`outlines_cut_by_frame`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from numpy.typing import NDArray
 Quad = NDArray[np.float32]
 
 FRAME_MARGIN = 3.0
-"""Pixels from the image's border within which a point lies on the frame (as
-:data:`vision.detect.FRAME_MARGIN`)."""
+"""Pixels from the image's border within which a point (a quad's corner) lies on the
+frame."""
 
 MOST_CUT = 0.25
 """Most of the card (a fraction of its area) the frame may cut off: a card mostly out of
@@ -76,8 +78,8 @@ def outlines_cut_by_frame(edges: NDArray[np.uint8], contours: Sequence[NDArray[A
 
 
 EPSILONS = (0.02, 0.035, 0.05, 0.07)
-"""Tolerances (fractions of the hull's perimeter) of the polygons tried round an outline,
-as :func:`vision.detect.quad_from_contour` tries them."""
+"""Tolerances (fractions of the hull's perimeter) of the polygons tried round an outline
+(:func:`vision.detect.quad_from_contour` tries them in turn)."""
 
 
 def _cut_corner_shaped(contour: NDArray[np.int32], w: int, h: int) -> bool:
