@@ -260,12 +260,13 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
         middle = np.array([x + bw / 2, y + bh / 2], np.float32)
         if bw * bh < lo or any(_contains(k, middle) for k in cards):
             continue  # (cheap tests first: a glyph's or a pip's outline, a found card's)
-        corner = _two_sides(contour)
+        hull_corners = _hull_corners(contour)
+        corner = _two_sides(contour, hull_corners)
         if corner is not None:
             a, b, c = corner
             quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
         else:
-            three = _three_sides(contour, settings)
+            three = _three_sides(contour, settings, hull_corners)
             if three is None:
                 continue
             quad = three
@@ -280,7 +281,17 @@ def cards_of_two_sides(outlines: list[NDArray[np.int32]], cards: list[Quad],
     return found
 
 
-def _two_sides(contour: NDArray[np.int32],
+def _hull_corners(contour: NDArray[np.int32]) -> NDArray[np.int32] | None:
+    """The corners of ``contour``'s hull, its polygon within 3 % of its perimeter (``None``
+    where the outline is too short to be a card's sides; ``hull_corners`` of
+    :func:`_two_sides` and :func:`_three_sides`, found once for both)."""
+    if len(contour) < TWO_SIDES_LEAST_POINTS:
+        return None
+    hull = cv2.convexHull(contour)
+    return np.asarray(cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True), np.int32)
+
+
+def _two_sides(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | None = None,
                ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]] | None:
     """The far end of one side, the corner and the far end of the other, where
     ``contour`` runs along two sides of a card's corner and nothing else (``None``
@@ -299,11 +310,8 @@ def _two_sides(contour: NDArray[np.int32],
     ...                                 cv2.CHAIN_APPROX_NONE)[0], key=len)) is None
     True
     """
-    if len(contour) < TWO_SIDES_LEAST_POINTS:
-        return None
-    hull = cv2.convexHull(contour)
-    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(corners) != 3:
+    corners = _hull_corners(contour) if hull_corners is None else hull_corners
+    if corners is None or len(corners) != 3:
         return None
     tri = np.asarray(corners, np.float32).reshape(3, 2)
     points = np.asarray(contour, np.float32).reshape(-1, 2)
@@ -322,7 +330,8 @@ def _two_sides(contour: NDArray[np.int32],
     return None
 
 
-def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings) -> Quad | None:
+def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings,
+                 hull_corners: NDArray[np.int32] | None = None) -> Quad | None:
     """The card two whole sides of which ``contour`` follows, at a corner, and a third in
     part (``None`` otherwise): its hull four-cornered, the two sides square enough and in
     a card's proportions, every point of the outline near the parallelogram they span.
@@ -342,11 +351,8 @@ def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings) -> Quad
     ...              DetectorSettings()) is None
     True
     """
-    if len(contour) < TWO_SIDES_LEAST_POINTS:
-        return None
-    hull = cv2.convexHull(contour)
-    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(corners) != 4:
+    corners = _hull_corners(contour) if hull_corners is None else hull_corners
+    if corners is None or len(corners) != 4:
         return None
     hull_quad = np.asarray(corners, np.float32).reshape(4, 2)
     points = np.asarray(contour, np.float32).reshape(-1, 2)
