@@ -291,6 +291,23 @@ def _hull_corners(contour: NDArray[np.int32]) -> NDArray[np.int32] | None:
     return np.asarray(cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True), np.int32)
 
 
+def _card_corner(a: NDArray[np.float32], b: NDArray[np.float32], c: NDArray[np.float32],
+                 aspect: tuple[float, float]) -> float | None:
+    """The shorter of the sides from ``b`` to ``a`` and to ``c`` where they make a card's
+    corner: square enough (:data:`TWO_SIDES_SQUARE`), the longer over the shorter within
+    ``aspect``; ``None`` otherwise.
+
+    >>> corner = np.float32([[0, 0], [0, 140], [100, 140]])
+    >>> _card_corner(*corner, (1.0, 1.9)), _card_corner(*corner, (1.5, 2.0))
+    (100.0, None)
+    """
+    one, other = float(np.linalg.norm(a - b)), float(np.linalg.norm(c - b))
+    if abs(float((a - b) @ (c - b))) / (one * other + 1e-9) > TWO_SIDES_SQUARE or not (
+            aspect[0] <= max(one, other) / max(min(one, other), 1e-6) <= aspect[1]):
+        return None
+    return min(one, other)
+
+
 def _two_sides(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | None = None,
                ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]] | None:
     """The far end of one side, the corner and the far end of the other, where
@@ -317,15 +334,12 @@ def _two_sides(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | Non
     points = np.asarray(contour, np.float32).reshape(-1, 2)
     for k in range(3):
         a, b, c = tri[k - 1], tri[k], tri[(k + 1) % 3]
-        one, other = float(np.linalg.norm(a - b)), float(np.linalg.norm(c - b))
-        square = abs(float((a - b) @ (c - b))) / (one * other + 1e-9)
-        if square > TWO_SIDES_SQUARE or not (
-                TWO_SIDES_ASPECT[0] <= max(one, other) / max(min(one, other), 1e-6)
-                <= TWO_SIDES_ASPECT[1]):
+        shorter = _card_corner(a, b, c, TWO_SIDES_ASPECT)
+        if shorter is None:
             continue
         # distance of every point from the nearer side: an L, not a filled triangle
         off = np.minimum(_off_line(points, b, a), _off_line(points, b, c))
-        if float((off <= TWO_SIDES_BAND * min(one, other)).mean()) >= TWO_SIDES_ON:
+        if float((off <= TWO_SIDES_BAND * shorter).mean()) >= TWO_SIDES_ON:
             return a, b, c
     return None
 
@@ -359,13 +373,11 @@ def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings,
     found: list[Quad] = []
     for k in range(4):
         a, b, c = hull_quad[k - 1], hull_quad[k], hull_quad[(k + 1) % 4]
-        one, other = float(np.linalg.norm(a - b)), float(np.linalg.norm(c - b))
-        if abs(float((a - b) @ (c - b))) / (one * other + 1e-9) > TWO_SIDES_SQUARE or not (
-                settings.aspect_range[0] <= max(one, other) / max(min(one, other), 1e-6)
-                <= settings.aspect_range[1]):
+        shorter = _card_corner(a, b, c, settings.aspect_range)
+        if shorter is None:
             continue
         quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
-        band = TWO_SIDES_BAND * min(one, other)
+        band = TWO_SIDES_BAND * shorter
         near = np.zeros(len(points), bool)
         for i in range(4):  # (near a side, not its line beyond the card's corners)
             start, way = quad[i], quad[(i + 1) % 4] - quad[i]
