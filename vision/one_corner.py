@@ -1,18 +1,39 @@
 """A card whose two corners must read, named by one corner read clearly where something
-else backs it: its pips, its other corner, or a court's picture."""
+else backs it: its pips, its other corner, a court's picture; or, over or under another
+card, its face where the other corner shows no index at all (:func:`other_corner_hidden`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import _contains, _side_ratio
 from vision.face import COURTS, Field, counted_rank, field_denies
 from vision.readings import CornerReading, Reading
 from vision.small_courts import ENGLISH_COURTS
 from vision.thresholds import Thresholds
 
+INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
+"""Where a card's two index corners print their index (fractions of its width and height,
+long side vertical)."""
+
+
+ONE_INDEX_ASPECT = 1.6
+"""Longest long side over short side of an outline that is read by its one index clear of
+the card over it (a card seen from above: 1.4). An outline across a pile in longer
+proportions is no card's own: one round parts of three named a sheared JH's index a 3H."""
+
 
 def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
-                      th: Thresholds, overlapped: bool, small: bool = False) -> Reading | None:
+                      th: Thresholds, overlapped: bool, small: bool = False,
+                      outlined: bool = False) -> Reading | None:
     """A card whose two corners must read (``small``, or over or under others) named by its
-    one corner read clearly, where something else backs it (``None`` where nothing does)."""
+    one corner read clearly, where something else backs it (``None`` where nothing does).
+    ``outlined``: its outline lies on its own sides (:func:`other_corner_hidden`)."""
     shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
     # the pips counting out the rank it reads (another card's pips may lie on an
     # overlapped card's face: there they must be of the corner's suit too; or pips the
@@ -39,4 +60,82 @@ def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Fi
     if only.p >= least and (seconded or counted or pictured) and not field_denies(
             only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):
         return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
+    if overlapped and outlined and not small and other_corner_hidden(only, other, field, th):
+        return Reading(only.card, only.p)
     return None
+
+
+def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: Field,
+                        th: Thresholds) -> bool:
+    """Whether a card over or under others, one corner read surely, is that card though
+    its other corner reads nothing: that corner lies under a hand or a card over it (not
+    found itself: a card under another shows no outline of its own). An outline round
+    two cards shows an index in each corner; here the other corner reads no rank and suit
+    at all (:attr:`Thresholds.leaning`). The face must back the corner: pips of its suit,
+    two or more, none of another, fewer than its rank only as a part hidden may leave; a
+    number card's face no picture and hardly a blob but pips (an outline round a 7C's
+    top half and the 9S under it showed 12 such), a court's a picture beside few pips;
+    no glare on it (a real photo in haze: a guess on a pile read a 4S's index as a 10S's,
+    its face washed out). Only in an outline on the card's own sides (``outlined`` in
+    :func:`one_corner_backed`): a guess at the top card of a row from its strip may span
+    two cards (a real photo tilted 35 deg: a 4D so guessed was named a 10D). The camera
+    drops such a card where another outline, over or under nothing, names it too
+    (:func:`twins_dropped`).
+
+    >>> nine = CornerReading("9", "H", 1.0, 1.0, True, 1)
+    >>> blank = CornerReading("6", "H", 0.15, 0.0, False, 0)
+    >>> hearts = Field(7, 0, False, "H", side_pips=6)
+    >>> other_corner_hidden(nine, [blank], hearts, Thresholds())
+    True
+    >>> two = CornerReading("2", "S", 0.9, 1.0, True, 0)  # another card's index
+    >>> other_corner_hidden(nine, [two], hearts, Thresholds())
+    False
+    >>> other_corner_hidden(nine, [blank], Field(7, 1, True, "H"), Thresholds())
+    False
+    """
+    unread = not other or (other[0].p < th.leaning and (
+        other[0].rank_p < th.leaning or not other[0].colour_ok))
+    face = ((field.picture and field.pips < 4) if only.rank in COURTS
+            else not field.picture and field.others <= 1)
+    return (unread and face and not field.washed and only.p >= th.single_corner
+            and only.colour_ok
+            and field.pips >= 2 and field.suit == only.suit
+            and field.pooled_suit in (None, only.suit)
+            and not field_denies(only.rank, field, partly_hidden=True, suit=only.suit,
+                                 both_corners=True))
+
+
+class Named(Protocol):
+    @property
+    def card(self) -> str | None: ...
+
+
+NamedT = TypeVar("NamedT", bound=Named)
+
+
+def twins_dropped(found: Sequence[NamedT], overlapped: set[int]) -> list[NamedT]:
+    """``found`` but those over or under others (their ``id`` in ``overlapped``) that name a
+    card another of ``found``, over or under nothing, names too: a deck holds each card
+    once, and an outline round two cards, read by one corner, names the other card's
+    index (overlapping scenes of the held-out designs: a 9D named as the QD lying over it,
+    and the QD named whole beside it).
+
+    >>> from vision.readings import Reading
+    >>> whole, under, other = Reading("QD", 1.0), Reading("QD", 0.95), Reading("9D", 0.9)
+    >>> [r.card for r in twins_dropped([whole, under, other], {id(under), id(other)})]
+    ['QD', '9D']
+    """
+    whole = {f.card for f in found if f.card is not None and id(f) not in overlapped}
+    return [f for f in found if id(f) not in overlapped or f.card not in whole]
+
+
+def one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32]]) -> bool:
+    """Whether exactly one of the card's two index corners lies under another card found
+    (a card over it), the other under none; and the outline is in a card's proportions
+    (:data:`ONE_INDEX_ASPECT`), so that the corner clear is the card's own."""
+    q = np.asarray(quad, np.float32)
+    if _side_ratio(q) > ONE_INDEX_ASPECT:
+        return False
+    spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
+    covered = [any(_contains(other, spot) for other in others) for spot in spots]
+    return covered.count(True) == 1

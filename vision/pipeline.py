@@ -19,9 +19,7 @@ from vision.detect import (
     DetectorSettings,
     FoundCard,
     Outline,
-    _contains,
     _overlaps_another,
-    _side_ratio,
     dewarp,
     find_cards_halved,
     find_cards_with_alternates,
@@ -33,6 +31,7 @@ from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.frame_cut import cut_by_frame
+from vision.one_corner import one_index_covered, twins_dropped
 from vision.outline_moves import grown, pushed, sides_out
 from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
@@ -186,17 +185,6 @@ _CUT_INDEX = frozenset({Refusal.INDEX_NOT_FOUND, Refusal.RANK_UNCLEAR, Refusal.S
 """Refusals an index cut by a side drawn inside the card can give."""
 
 
-INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
-"""Where a card's two index corners print their index (fractions of its width and height,
-long side vertical)."""
-
-
-ONE_INDEX_ASPECT = 1.6
-"""Longest long side over short side of an outline that is read by its one index clear of
-the card over it (a card seen from above: 1.4). An outline across a pile in longer
-proportions is no card's own: one round parts of three named a sheared JH's index a 3H."""
-
-
 def _black_named_surely(found: Detection) -> Detection:
     """``found`` in a frame so blurred that only a look at half its size outlined anything
     (:func:`vision.detect.find_cards_halved`), unnamed where it is a spade or a club named
@@ -206,18 +194,6 @@ def _black_named_surely(found: Detection) -> Detection:
     if found.card is None or found.card[-1] not in BLACK_SUITS or found.score > Thresholds.glyph:
         return found
     return replace(found, card=None, reason=Refusal.SUIT_UNCLEAR)
-
-
-def _one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32]]) -> bool:
-    """Whether exactly one of the card's two index corners lies under another card found
-    (a card over it), the other under none; and the outline is in a card's proportions
-    (:data:`ONE_INDEX_ASPECT`), so that the corner clear is the card's own."""
-    q = np.asarray(quad, np.float32)
-    if _side_ratio(q) > ONE_INDEX_ASPECT:
-        return False
-    spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
-    covered = [any(_contains(other, spot) for other in others) for spot in spots]
-    return covered.count(True) == 1
 
 
 CLUSTER_AREA = 2.0
@@ -289,12 +265,15 @@ class Recognizer:
         return _face_up(_outcome(identify_standard(card)), card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
-                   retry: bool = True) -> tuple[str | None, float, Refusal | None]:
+                   retry: bool = True, outlined: bool = False,
+                   ) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
         part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
         sharpened (:func:`vision.sharpened.read_sharpened`), or a quarter round (not a
         guess at a card on a pile, whose outline lies on its sides' edges, in a card's
-        proportions)."""
+        proportions). ``outlined``: ``quad`` lies on the card's own sides, found or guessed on
+        a pile's (not a row's top card guessed from its strip): over or under others, its
+        other corner may be hidden (:func:`identify_standard`)."""
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
@@ -302,7 +281,8 @@ class Recognizer:
             return self.read(dewarp(image, quad))
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry,
-                              hidden=cut_by_frame(quad, image.shape[1], image.shape[0]))
+                              hidden=cut_by_frame(quad, image.shape[1], image.shape[0]),
+                              outlined=outlined)
         if not retry:
             return _last_checks(r, card, side)
         if r.card is None and r.reason is not Refusal.GLARE:
@@ -317,7 +297,8 @@ class Recognizer:
                 bigger = grown(quad, INDEX_MARGIN)
                 larger = dewarp(image, bigger) if inside(bigger, image) else None
                 if larger is not None:
-                    again = identify_standard(larger, card_px=side, overlapped=overlapped)
+                    again = identify_standard(larger, card_px=side, overlapped=overlapped,
+                                              outlined=outlined)
                     if again.card is not None:
                         r = again
                 # ... or, once nothing else has named it, sharpened, in both outlines
@@ -441,6 +422,7 @@ class Recognizer:
         ``halved``: found in the frame halved, so blurred that a standard card of a black
         suit named unsurely is left unnamed (:func:`_black_named_surely`)."""
         out: list[Detection] = []
+        overlapped: set[int] = set()  # (the ids of those read over or under others)
         guesses = []
         outlined = [f for f in everything if not f.guessed]
         for found in everything:
@@ -452,9 +434,9 @@ class Recognizer:
                 continue
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
-            card, score, reason = self._read_quad(image, q, found.overlapped)
+            card, score, reason = self._read_quad(image, q, found.overlapped, outlined=True)
             if (card is None and found.overlapped and self.gallery is None
-                    and reason is Refusal.INDEX_NOT_FOUND and _one_index_covered(
+                    and reason is Refusal.INDEX_NOT_FOUND and one_index_covered(
                         q, [f.quad for f in outlined if f is not found])):
                 # one index corner under a card lying over it, which shows no index there:
                 # the other corner, clear, is the card's own
@@ -475,6 +457,8 @@ class Recognizer:
             if card is None and (found.square or found.two_sided):
                 continue  # a square thing, unless it reads as a foreshortened card
             out.append(Detection(card, q, score, None if card is not None else reason))
+            if found.overlapped:
+                overlapped.add(id(out[-1]))
         # an unread outline may be round two cards of a pile: guesses round it too (not
         # round a small card, unread for its few-pixel index, nor one unread for glare or
         # its suit)
@@ -504,7 +488,10 @@ class Recognizer:
                 if counts is None or counts(centre_of(quad)):
                     out = [d for d in out if d.card or not part_of(d.quad, quad)]
                     out.append(Detection(card, portrait(quad), p, None))
-        return [_black_named_surely(d) for d in out] if halved and self.gallery is None else out
+        if self.gallery is not None:
+            return out  # (a taught deck may hold a card twice)
+        out = twins_dropped(out, overlapped)
+        return [_black_named_surely(d) for d in out] if halved else out
 
     def _read_snapped(self, image: Image, quad: NDArray[np.float32],
                       first: tuple[str | None, float, Refusal | None],
@@ -559,7 +546,8 @@ class Recognizer:
             # part of a taught card under another may be what tells it from its near
             # twins (a star apart): its reading cannot say what it does not see
             return
-        card, score, _ = self._read_quad(image, quad, overlapped=True, retry=False)
+        card, score, _ = self._read_quad(image, quad, overlapped=True, retry=False,
+                                         outlined=True)
         if card is None:
             return
         for k in sorted(over, reverse=True):

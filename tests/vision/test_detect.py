@@ -23,10 +23,11 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
+from vision.one_corner import one_index_covered
 from vision.outline_moves import pushed
 from vision.photo_changes import changed
 from vision.photos import load_photos, missing_reason
-from vision.pipeline import Detection, Recognizer, _black_named_surely, _one_index_covered
+from vision.pipeline import Detection, Recognizer, _black_named_surely
 from vision.refusal import Refusal
 from vision.render import CONDITIONS, TRAIN_DESIGNS, render_card, render_scene, with_deck
 from vision.second_look import card_round_print, cards_left_open, cards_round_panel
@@ -471,13 +472,13 @@ def test_one_index_corner_under_another_card_leaves_the_other_to_name_the_card()
     over_bottom = np.array([[170, 200], [300, 200], [300, 380], [170, 380]], np.float32)
     over_both = np.array([[50, 50], [300, 50], [300, 380], [50, 380]], np.float32)
     aside = np.array([[400, 100], [500, 100], [500, 240], [400, 240]], np.float32)
-    assert _one_index_covered(card, [over_bottom, aside])
-    assert not _one_index_covered(card, [aside])  # neither: both must read as any card's
-    assert not _one_index_covered(card, [over_both])  # both: nothing of its own shows
+    assert one_index_covered(card, [over_bottom, aside])
+    assert not one_index_covered(card, [aside])  # neither: both must read as any card's
+    assert not one_index_covered(card, [over_both])  # both: nothing of its own shows
     # an outline across a pile, far longer than a card: its clear corner may be any card's
     across = np.array([[100, 100], [200, 100], [200, 300], [100, 300]], np.float32)
     over_its_bottom = np.array([[170, 260], [300, 260], [300, 440], [170, 440]], np.float32)
-    assert not _one_index_covered(across, [over_its_bottom])
+    assert not one_index_covered(across, [over_its_bottom])
 
 
 @pytest.mark.skipif(not bench_designs(), reason="no published deck design installed "
