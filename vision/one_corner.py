@@ -106,6 +106,8 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
 
 
 class Named(Protocol):
+    """A card found, as :func:`twins_dropped` sees it: the card it names, or ``None``."""
+
     @property
     def card(self) -> str | None: ...
 

@@ -470,7 +470,7 @@ class Recognizer:
                 image, unread, [d.quad for d in out] + guesses, self.settings)]
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
-            self._guess_on_pile(image, guess, out)
+            self._guess_on_pile(image, guess, out, overlapped)
         if self.gallery is None:
             # an outline still unread (a guess on a pile outlines a card more closely) round
             # a row of cards spread along it: its top card lies whole at one of its ends
@@ -530,10 +530,11 @@ class Recognizer:
         return (again, card) if again[0] is not None else (first, quad)
 
     def _guess_on_pile(self, image: Image, quad: NDArray[np.float32],
-                       out: list[Detection]) -> None:
+                       out: list[Detection], overlapped: set[int]) -> None:
         """A guess at a card on a pile (:mod:`vision.piles`), kept only where it reads: as
         a card of its own, or in place of an unread card it mostly overlaps (that card's
-        outline ran into the pile's), never over a card already named there."""
+        outline ran into the pile's), never over a card already named there; its id joins
+        ``overlapped``, those read over or under others (:func:`twins_dropped`)."""
         over = [k for k, d in enumerate(out) if quad_iou(d.quad, quad) > GUESS_OVERLAP]
         if any(out[k].card is not None for k in over):
             return
@@ -553,6 +554,7 @@ class Recognizer:
         for k in sorted(over, reverse=True):
             del out[k]
         out.append(Detection(card, quad, score, None))
+        overlapped.add(id(out[-1]))
 
 
 _NO_PILE = (Refusal.GLARE, Refusal.SUIT_UNCLEAR)
