@@ -30,10 +30,10 @@ proportions is no card's own: one round parts of three named a sheared JH's inde
 
 def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
                       th: Thresholds, overlapped: bool, small: bool = False,
-                      outlined: bool = False) -> Reading | None:
+                      own_sides: bool = False) -> Reading | None:
     """A card whose two corners must read (``small``, or over or under others) named by its
     one corner read clearly, where something else backs it (``None`` where nothing does).
-    ``outlined``: its outline lies on its own sides (:func:`other_corner_hidden`)."""
+    ``own_sides``: its outline lies on its own sides (:func:`other_corner_hidden`)."""
     shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
     # the pips counting out the rank it reads (another card's pips may lie on an
     # overlapped card's face: there they must be of the corner's suit too; or pips the
@@ -60,7 +60,7 @@ def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Fi
     if only.p >= least and (seconded or counted or pictured) and not field_denies(
             only.rank, field, partly_hidden=not shown, suit=only.suit, both_corners=True):
         return Reading(only.card, min(only.p, other[0].rank_p) if seconded else only.p)
-    if overlapped and outlined and not small and other_corner_hidden(only, other, field, th):
+    if overlapped and own_sides and not small and other_corner_hidden(only, other, field, th):
         return Reading(only.card, only.p)
     return None
 
@@ -76,7 +76,7 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     number card's face no picture and hardly a blob but pips (an outline round a 7C's
     top half and the 9S under it showed 12 such), a court's a picture beside few pips;
     no glare on it (a real photo in haze: a guess on a pile read a 4S's index as a 10S's,
-    its face washed out). Only in an outline on the card's own sides (``outlined`` in
+    its face washed out). Only in an outline on the card's own sides (``own_sides`` in
     :func:`one_corner_backed`): a guess at the top card of a row from its strip may span
     two cards (a real photo tilted 35 deg: a 4D so guessed was named a 10D). The camera
     drops such a card where another outline, over or under nothing, names it too

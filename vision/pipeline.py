@@ -265,13 +265,13 @@ class Recognizer:
         return _face_up(_outcome(identify_standard(card)), card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
-                   retry: bool = True, outlined: bool = False,
+                   retry: bool = True, own_sides: bool = False,
                    ) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
         part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
         sharpened (:func:`vision.sharpened.read_sharpened`), or a quarter round (not a
         guess at a card on a pile, whose outline lies on its sides' edges, in a card's
-        proportions). ``outlined``: ``quad`` lies on the card's own sides, found or guessed on
+        proportions). ``own_sides``: ``quad`` lies on the card's own sides, found or guessed on
         a pile's (not a row's top card guessed from its strip): over or under others, its
         other corner may be hidden (:func:`identify_standard`)."""
         side = short_side(quad)
@@ -282,7 +282,7 @@ class Recognizer:
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry,
                               hidden=cut_by_frame(quad, image.shape[1], image.shape[0]),
-                              outlined=outlined)
+                              own_sides=own_sides)
         if not retry:
             return _last_checks(r, card, side)
         if r.card is None and r.reason is not Refusal.GLARE:
@@ -298,7 +298,7 @@ class Recognizer:
                 larger = dewarp(image, bigger) if inside(bigger, image) else None
                 if larger is not None:
                     again = identify_standard(larger, card_px=side, overlapped=overlapped,
-                                              outlined=outlined)
+                                              own_sides=own_sides)
                     if again.card is not None:
                         r = again
                 # ... or, once nothing else has named it, sharpened, in both outlines
@@ -434,7 +434,7 @@ class Recognizer:
                 continue
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
-            card, score, reason = self._read_quad(image, q, found.overlapped, outlined=True)
+            card, score, reason = self._read_quad(image, q, found.overlapped, own_sides=True)
             if (card is None and found.overlapped and self.gallery is None
                     and reason is Refusal.INDEX_NOT_FOUND and one_index_covered(
                         q, [f.quad for f in outlined if f is not found])):
@@ -548,7 +548,7 @@ class Recognizer:
             # twins (a star apart): its reading cannot say what it does not see
             return
         card, score, _ = self._read_quad(image, quad, overlapped=True, retry=False,
-                                         outlined=True)
+                                         own_sides=True)
         if card is None:
             return
         for k in sorted(over, reverse=True):

@@ -12,6 +12,8 @@ left open by the fourth.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -308,6 +310,27 @@ def _card_corner(a: NDArray[np.float32], b: NDArray[np.float32], c: NDArray[np.f
     return min(one, other)
 
 
+Point = NDArray[np.float32]
+
+
+def _card_corners(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | None,
+                  count: int, aspect: tuple[float, float],
+                  ) -> Iterator[tuple[Point, Point, Point, float]]:
+    """Each corner ``b`` of ``contour``'s hull, where it has ``count`` corners (none
+    otherwise), at which the sides to its neighbours ``a`` and ``c`` make a card's corner
+    (:func:`_card_corner`), with the shorter side's length. ``hull_corners``: the hull's
+    corners where already found (:func:`_hull_corners`)."""
+    corners = _hull_corners(contour) if hull_corners is None else hull_corners
+    if corners is None or len(corners) != count:
+        return
+    poly = np.asarray(corners, np.float32).reshape(count, 2)
+    for k in range(count):
+        a, b, c = poly[k - 1], poly[k], poly[(k + 1) % count]
+        shorter = _card_corner(a, b, c, aspect)
+        if shorter is not None:
+            yield a, b, c, shorter
+
+
 def _two_sides(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | None = None,
                ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]] | None:
     """The far end of one side, the corner and the far end of the other, where
@@ -327,16 +350,8 @@ def _two_sides(contour: NDArray[np.int32], hull_corners: NDArray[np.int32] | Non
     ...                                 cv2.CHAIN_APPROX_NONE)[0], key=len)) is None
     True
     """
-    corners = _hull_corners(contour) if hull_corners is None else hull_corners
-    if corners is None or len(corners) != 3:
-        return None
-    tri = np.asarray(corners, np.float32).reshape(3, 2)
     points = np.asarray(contour, np.float32).reshape(-1, 2)
-    for k in range(3):
-        a, b, c = tri[k - 1], tri[k], tri[(k + 1) % 3]
-        shorter = _card_corner(a, b, c, TWO_SIDES_ASPECT)
-        if shorter is None:
-            continue
+    for a, b, c, shorter in _card_corners(contour, hull_corners, 3, TWO_SIDES_ASPECT):
         # distance of every point from the nearer side: an L, not a filled triangle
         off = np.minimum(_off_line(points, b, a), _off_line(points, b, c))
         if float((off <= TWO_SIDES_BAND * shorter).mean()) >= TWO_SIDES_ON:
@@ -365,17 +380,9 @@ def _three_sides(contour: NDArray[np.int32], settings: DetectorSettings,
     ...              DetectorSettings()) is None
     True
     """
-    corners = _hull_corners(contour) if hull_corners is None else hull_corners
-    if corners is None or len(corners) != 4:
-        return None
-    hull_quad = np.asarray(corners, np.float32).reshape(4, 2)
     points = np.asarray(contour, np.float32).reshape(-1, 2)
     found: list[Quad] = []
-    for k in range(4):
-        a, b, c = hull_quad[k - 1], hull_quad[k], hull_quad[(k + 1) % 4]
-        shorter = _card_corner(a, b, c, settings.aspect_range)
-        if shorter is None:
-            continue
+    for a, b, c, shorter in _card_corners(contour, hull_corners, 4, settings.aspect_range):
         quad = order_clockwise(np.array([a, b, c, a + c - b], np.float32))
         band = TWO_SIDES_BAND * shorter
         near = np.zeros(len(points), bool)

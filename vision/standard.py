@@ -402,7 +402,7 @@ def _read_faintly(first: Reading, card: Image, th: Thresholds, small: bool, over
 def identify_standard(card: Image, th: Thresholds | None = None,
                       card_px: float | None = None, overlapped: bool = False,
                       may_turn: bool = True, hidden: bool = False,
-                      outlined: bool = False) -> Reading:
+                      own_sides: bool = False) -> Reading:
     """Identify a canonical card image (200 x 280 BGR, long side vertical).
 
     A camera looking at a card from the side can foreshorten its long sides until they
@@ -417,14 +417,14 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     the other card's index; both corners must then read it. ``may_turn=False``: the card's
     outline is sure of its long sides (it is not read a quarter round). ``hidden``: part of
     the card lies out of view (the frame cuts a corner off), and pips with it.
-    ``outlined``: the card's outline lies on its own sides, found or guessed on a pile's
+    ``own_sides``: the card's outline lies on its own sides, found or guessed on a pile's
     (not a row's top card guessed from its strip): over or under another, one corner may
     read it where the other shows no index at all
     (:func:`vision.one_corner.other_corner_hidden`).
     """
     th = th or Thresholds()
     small = card_px is not None and card_px < th.small_card_px
-    looks = _looks_of(card, th, hidden, outlined)
+    looks = _looks_of(card, th, hidden, own_sides)
     upright = _identify(card, th, looks, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
     if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
@@ -453,19 +453,19 @@ class _Looks(NamedTuple):
     hidden: bool = False
     """Part of the card lies out of view: fewer pips than its rank show, as where one
     corner is unread."""
-    outlined: bool = False
+    own_sides: bool = False
     """The card's outline lies on its own sides (:func:`identify_standard`)."""
 
 
 def _looks_of(card: Image, th: Thresholds, hidden: bool = False,
-              outlined: bool = False) -> _Looks:
+              own_sides: bool = False) -> _Looks:
     blobs = cache(partial(blobs_of, card, th))
 
     def fields(index: tuple[int, int] | None) -> Field:
         return read_field(card, th, index, blobs(index))
 
     return _Looks(cache(partial(read_corners, card, th)), cache(fields), blobs, hidden,
-                  outlined)
+                  own_sides)
 
 
 def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
@@ -549,7 +549,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             backed = one_corner_backed(only, other, fields(_reach(read)), th, overlapped, small,
-                                       outlined=looks.outlined)
+                                       own_sides=looks.own_sides)
             if backed is not None:
                 return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)

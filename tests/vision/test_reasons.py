@@ -32,7 +32,7 @@ def test_the_standard_readers_reason_reaches_the_detection(
     # the reader tells the two cards by their width (an unknown card is read twice: again
     # a little larger)
     def reader(card: np.ndarray, card_px: float, overlapped: bool = False,
-               may_turn: bool = True, hidden: bool = False, outlined: bool = False) -> Reading:
+               may_turn: bool = True, hidden: bool = False, own_sides: bool = False) -> Reading:
         return (Reading(None, 0.0, Refusal.CORNERS_DISAGREE) if card_px < 105
                 else Reading("QS", 0.9))
 
@@ -107,7 +107,7 @@ def test_an_overlapped_card_is_read_by_both_its_corners(
     told: list[bool] = []
 
     def reader(card: np.ndarray, card_px: float, overlapped: bool = False,
-               may_turn: bool = True, hidden: bool = False, outlined: bool = False) -> Reading:
+               may_turn: bool = True, hidden: bool = False, own_sides: bool = False) -> Reading:
         told.append(overlapped)
         return Reading("QS", 0.9)
 
