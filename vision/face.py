@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import RED_SUITS
+from vision.glare import clipped_by_glare
 from vision.glyphs import CLASSES, SUITS, features_of, lobed_like_a_club, shipped_model
 from vision.index import ink_red_and_chroma, paper_colour, shadowed_paper
 from vision.pips import (
@@ -35,12 +36,6 @@ COURTS = frozenset({"J", "Q", "K"})
 
 SUIT_COLS = np.array([CLASSES.index(f"suit:{s}") for s in SUITS])
 """The classifier's columns of the four suits, in :data:`vision.glyphs.SUITS` order."""
-
-
-def darkest(card: Image) -> Image:
-    """Each pixel's darkest channel: ink of any colour is dark in it, glare is not."""
-    b, g, r = cv2.split(card)
-    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -218,7 +213,7 @@ def blobs_of(card: Image, th: Thresholds, index: tuple[int, int] | None = None) 
     level = pip_level(ink)
     # not paper in a shadow, which reads as a band of ink along its edge
     mask = ((ink > level) & ~shadowed_paper(card, paper, SHADED_SHARE * level)).astype(np.uint8)
-    washed = _clipped_by_glare(card, ink, th)
+    washed = clipped_by_glare(card, ink, th)
     _, found, found_stats, found_centroids = cv2.connectedComponentsWithStats(
         mask, connectivity=8)
     labels = np.asarray(found, np.int32)
@@ -356,15 +351,6 @@ def shows_plainly(found: Blobs, th: Thresholds, rank: str, suit: str) -> bool:
     return bool(SUITS[int(np.argmax(suits))] == suit and float(suits.sum()) >= 0.5)
 
 
-def _clipped_by_glare(card: Image, ink: NDArray[np.float32], th: Thresholds) -> bool:
-    """Whether part of the paper is clipped white while the rest is clearly darker (a clean
-    print whose paper is white all over is not washed out)."""
-    dark = darkest(card)
-    bare = dark[ink < 0.2]
-    return (float((dark >= 250).mean()) >= th.washed_fraction and bare.size > 0
-            and float(np.percentile(bare, 10)) < 245)
-
-
 FADED_INK = 0.2
 """Ink level at which a pip paled by glare still shows (:func:`_faded_pip`)."""
 
@@ -386,25 +372,6 @@ def _faded_pip(ink: NDArray[np.float32], size: tuple[int, int], index: tuple[flo
                 ink[y:y + bh, x:x + bw][mine].max()) <= 0.5:
             return True
     return False
-
-
-def corners_washed_out(card: Image, th: Thresholds) -> bool:
-    """Whether an index corner is largely clipped white by glare: brighter than the card's
-    own paper elsewhere (a clean scan whose paper is white all over has no glare)."""
-    h, w = card.shape[:2]
-    dark = darkest(card)
-    # the paper is the margin round the face (a court's picture would pull the whole
-    # card's median down); paper that is itself at the clip leaves glare unseen
-    mx, my = max(w // 25, 1), max(h // 25, 1)
-    margin = np.concatenate([dark[my:2 * my, mx:-mx].ravel(),
-                             dark[-2 * my:-my, mx:-mx].ravel(),
-                             dark[my:-my, mx:2 * mx].ravel(),
-                             dark[my:-my, -2 * mx:-mx].ravel()])
-    if float(np.median(margin)) >= 245:
-        return False
-    corner = dark[: h * 2 // 5, : w // 3]
-    far = dark[h - h * 2 // 5:, w - w // 3:]
-    return any(float((c >= 250).mean()) >= th.glare_fraction for c in (corner, far))
 
 
 def _worth_a_look(stats: NDArray[np.int32], centroids: NDArray[np.float64],
@@ -449,7 +416,8 @@ def counted_rank(field: Field) -> str | None:
 
 
 def field_denies(rank: str, field: Field, partly_hidden: bool = False,
-                 suit: str | None = None, both_corners: bool = False) -> bool:
+                 suit: str | None = None, both_corners: bool = False,
+                 large_index: bool = False) -> bool:
     """Whether what the card shows away from its corners rules out ``rank`` (and
     ``suit``). Pips are never required (glare or a finger may hide them), but those that
     are seen must fit: no more than the rank, not clearly fewer unless part of the card
@@ -458,7 +426,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     and of the suit read (a pip is many times the index's suit: spades and clubs two
     pixels high look alike, their pips do not). Where ``both_corners`` must read (a
     small card, or one over or under another), the suit its blurred pips make together
-    must fit too, and a single pip's (on a larger card alone the index is the clearer).
+    must fit too, and a single pip's (on a larger card alone the index is the clearer);
+    not where the index read is ``large_index`` (:data:`vision.standard.LARGE_INDEX`), its
+    suit as large as the pips or larger.
     A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's,
     and so is a picture beside no more than half the pips where both corners must read,
     neither hidden, or beside red and black blobs; one blob alone in the middle of a face
@@ -499,12 +469,19 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> court = Field(1, 1, True)  # a picture and two blobs beside it
     >>> field_denies("8", court, both_corners=True), field_denies("8", court)
     (True, False)
+    >>> field_denies("4", Field(2, 3, True), both_corners=True)  # five blobs and a picture
+    True
+    >>> small = Field(3, 0, False, alike=3, where=three, pooled_suit="C")  # spades pooled
+    >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
+    ...  for large in (False, True)]
+    [True, False]
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
             field.pips >= 2 or both_corners or (rank == "A" and an_aces_face(field))):
         # (one pip, many times a small card's index or an ace's alone, is the clearer suit)
         return True
-    if both_corners and suit is not None and field.pooled_suit not in (None, suit):
+    if (both_corners and not large_index and suit is not None
+            and field.pooled_suit not in (None, suit)):
         return True
     counted = counted_rank(field)
     # nothing the reader sees may hide pips: no card over it (where both corners must
@@ -554,12 +531,13 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
-        # a picture and no more than half the pips, or beside more blobs than a two's or
-        # a three's pips, on a face clear of glare whose two corners both read (a small
-        # court's blotted letters read as an 8, a 10, a 6 or a 3)
+        # a picture and no more than half the pips, or beside more blobs than the pips of
+        # a two to a five, on a face clear of glare whose two corners both read (a small
+        # court's blotted letters read as an 8, a 10, a 6 or a 3; a small jack's beaded J
+        # as a 4 surely in both corners, beside five and seven blobs)
         field.picture and both_corners and not (partly_hidden or field.washed)
         and (2 * (field.pips + field.others) <= expected
-             or (expected <= 3 and field.pips + field.others > expected)))
+             or (expected <= 5 and field.pips + field.others > expected)))
 
 
 def laid_out_whole(field: Field) -> bool:

@@ -67,11 +67,12 @@ def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Fi
 
 def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: Field,
                         th: Thresholds) -> bool:
-    """Whether a card over or under others, one corner read surely, is that card though
-    its other corner reads nothing: that corner lies under a hand or a card over it (not
-    found itself: a card under another shows no outline of its own). An outline round
-    two cards shows an index in each corner; here the other corner reads no rank and suit
-    at all (:attr:`Thresholds.leaning`). The face must back the corner: pips of its suit,
+    """Whether a card over or under others, one corner read surely (its rank nearly
+    certainly: :attr:`Thresholds.hidden_corner`), is that card though its other corner
+    reads nothing: that corner lies under a hand or a card over it (not found itself: a
+    card under another shows no outline of its own). An outline round two cards shows an
+    index in each corner; here the other corner reads no rank and suit at all
+    (:attr:`Thresholds.leaning`). The face must back the corner: pips of its suit,
     two or more, none of another, fewer than its rank only as a part hidden may leave; a
     number card's face no picture and hardly a blob but pips (an outline round a 7C's
     top half and the 9S under it showed 12 such), a court's a picture beside few pips;
@@ -92,12 +93,16 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     False
     >>> other_corner_hidden(nine, [blank], Field(7, 1, True, "H"), Thresholds())
     False
+    >>> cut = CornerReading("9", "H", 0.91, 1.0, True, 1)  # its rank not sure enough
+    >>> other_corner_hidden(cut, [blank], hearts, Thresholds())
+    False
     """
     unread = not other or (other[0].p < th.leaning and (
         other[0].rank_p < th.leaning or not other[0].colour_ok))
     face = ((field.picture and field.pips < 4) if only.rank in COURTS
             else not field.picture and field.others <= 1)
     return (unread and face and not field.washed and only.p >= th.single_corner
+            and only.rank_p >= th.hidden_corner
             and only.colour_ok
             and field.pips >= 2 and field.suit == only.suit
             and field.pooled_suit in (None, only.suit)

@@ -37,7 +37,6 @@ from vision.face import (
     Field,
     an_aces_face,
     blobs_of,
-    corners_washed_out,
     counted_rank,
     face_shows,
     field_denies,
@@ -45,6 +44,7 @@ from vision.face import (
     read_field,
     shows_plainly,
 )
+from vision.glare import corners_washed_out
 from vision.glyphs import (
     CLASSES,
     PRINTED_RANKS,
@@ -486,8 +486,10 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         field = looks.fields(_reach(readings, th.agreeing_glyph))
         if (field.suit or field.pooled_suit) != named.card[-1]:
             return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
+    face = partial(looks.fields, _reach(readings, th.agreeing_glyph))
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
-        seen, th, small=small, across=not both_corners, faint=faint)[0], th)
+        seen, th, small=small, across=not both_corners, faint=faint)[0], th,
+        lambda: face().suit or face().pooled_suit)
 
 
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
@@ -562,11 +564,18 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
     if not plain and field_denies(read[0].rank, fields(_reach(read)),
                                   partly_hidden=len(read) == 1 or looks.hidden,
-                                  suit=read[0].suit,
-                                  both_corners=both_corners):
+                                  suit=read[0].suit, both_corners=both_corners,
+                                  large_index=all(r.extent[1] >= LARGE_INDEX for r in read)):
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
+
+LARGE_INDEX = 100
+"""How far down a card (canonical pixels of its 280) a large index reaches, its suit as
+large as the pips or larger: the blurred pips' suit together (:attr:`Field.pooled_suit`)
+is then no clearer than the index's. Indices read surely in the held-out designs reach
+40-79 px or 100-129 px; an ornamental 3S and 9S lit unevenly, read surely in both
+corners, were refused, their small pips pooled as clubs."""
 
 INDEX_INSET = MARGIN + 2
 """Least distance (canonical pixels) of both corners' glyphs from the card's edges for

@@ -61,6 +61,18 @@ def test_a_blurred_black_card_takes_the_suit_both_sharpened_corners_read() -> No
     # corners torn between the two suits were weighed when the card was named
     torn = [_corner("6C", 0), _corner("6S", 1)]
     assert suit_read_sharpened(named, blurred, torn, sharpened_reads("6S", "6S"), th) == named
+    # a court's large suit signs of the suit first named keep it; of the other, or none,
+    # not; a number card's pips blur as its index does: they are not asked
+    queens = [_corner("QC", 0), _corner("QC", 1)]
+    def face_shows(suit: str | None) -> Callable[[], str | None]:
+        return lambda: suit
+
+    for face, read in (("C", "QC"), ("S", "QS"), (None, "QS")):
+        assert suit_read_sharpened(Reading("QC", 0.9), blurred, queens,
+                                   sharpened_reads("QS", "QS"), th, face_shows(face)
+                                   ).card == read
+    assert suit_read_sharpened(named, blurred, clubs, sharpened_reads("6S", "6S"), th,
+                               face_shows("C")) == Reading("6S", 0.97)
     # a red card is never read again
     hearts = Reading("6H", 0.9)
     assert suit_read_sharpened(hearts, blurred, clubs, sharpened_reads("6S", "6S"), th) == hearts
