@@ -437,31 +437,3 @@ def _explained(quad: Quad, known: list[Quad], found: list[Quad]) -> bool:
 
 SAME_OUTLINE = 0.9
 """Overlap (IoU) of a guess with a card found above which it is that card's outline."""
-
-
-GUESS_SIZES = (0.4, 2.0)
-"""Least and most area of a guess at a card on a pile, in the mean area of the two cards
-named nearest it: one deck lies on the table, and a camera's perspective changes a card's
-size only gradually across it, so a guess outside these is an outline round two cards,
-or a corner's few straight strokes, not a card. Rendered piles and hands (3,100 cards,
-seeds 66000-70059, cards 95-135 px wide in one frame): a jack named round itself and the
-nine under it (2.16 times) and a king named on a quarter-card of a hand (0.25) are not;
-read guesses lay at 0.43-1.85; the real photos, turned, tilted and smaller, unchanged."""
-
-
-def sized_like_its_neighbours(quad: NDArray[np.float32], named: list[NDArray[np.float32]],
-                               ) -> bool:
-    """Whether ``quad`` is about the size of the two ``named`` cards nearest it
-    (:data:`GUESS_SIZES`; true where fewer than two are named).
-
-    >>> card = np.float32([[0, 0], [60, 0], [60, 84], [0, 84]])
-    >>> named = [card + 100, card + 200, card * 3 + 900]
-    >>> sized_like_its_neighbours(card, named), sized_like_its_neighbours(card * 2, named)
-    (True, False)
-    """
-    if len(named) < 2:
-        return True
-    centre = quad.mean(axis=0)
-    nearest = sorted(named, key=lambda q: float(np.hypot(*(q.mean(axis=0) - centre))))[:2]
-    ratio = cv2.contourArea(quad) / float(np.mean([cv2.contourArea(q) for q in nearest]))
-    return GUESS_SIZES[0] <= ratio <= GUESS_SIZES[1]
