@@ -482,14 +482,17 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     if named.card is None or named.card[-1] not in BLACK_SUITS:
         return named
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
-    if any(r.suit_rival and r.rank == named.card[:-1] for r in readings):
+
+    def face_suit() -> str | None:
+        """The suit the face's pips or signs show (one by one, else together)."""
         field = looks.fields(_reach(readings, th.agreeing_glyph))
-        if (field.suit or field.pooled_suit) != named.card[-1]:
-            return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
-    face = partial(looks.fields, _reach(readings, th.agreeing_glyph))
+        return field.suit or field.pooled_suit
+
+    if any(r.suit_rival and r.rank == named.card[:-1] for r in readings) and (
+            face_suit() != named.card[-1]):
+        return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
-        seen, th, small=small, across=not both_corners, faint=faint)[0], th,
-        lambda: face().suit or face().pooled_suit)
+        seen, th, small=small, across=not both_corners, faint=faint)[0], th, face_suit)
 
 
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
