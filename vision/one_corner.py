@@ -22,6 +22,14 @@ INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
 long side vertical)."""
 
 
+INDEX_TWICE = 0.6
+"""Least width of an index seen in a card's other corner (its suit read), as a fraction of
+the width of the index read in the one corner, for the corner read to be an index at all: a
+card prints its index alike in both corners. A 10S under a hand, its outline cut short
+and skewed, showed two of its pips in one corner, read as a 6S's index 68 px wide, beside its
+own index, 24 px wide, its 1 cut off."""
+
+
 ONE_INDEX_ASPECT = 1.6
 """Longest long side over short side of an outline that is read by its one index clear of
 the card over it (a card seen from above: 1.4). An outline across a pile in longer
@@ -72,7 +80,8 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     reads nothing: that corner lies under a hand or a card over it (not found itself: a
     card under another shows no outline of its own). An outline round two cards shows an
     index in each corner; here the other corner reads no rank and suit at all
-    (:attr:`Thresholds.leaning`). The face must back the corner: pips of its suit,
+    (:attr:`Thresholds.leaning`), or only a suit beside an index far narrower than the one
+    read (:data:`INDEX_TWICE`). The face must back the corner: pips of its suit,
     two or more, none of another, fewer than its rank only as a part hidden may leave; a
     number card's face no picture and hardly a blob but pips (an outline round a 7C's
     top half and the 9S under it showed 12 such), a court's a picture beside few pips;
@@ -96,9 +105,15 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     >>> cut = CornerReading("9", "H", 0.91, 1.0, True, 1)  # its rank not sure enough
     >>> other_corner_hidden(cut, [blank], hearts, Thresholds())
     False
+    >>> pips = CornerReading("6", "S", 1.0, 1.0, True, 1, extent=(68, 109))  # two pips
+    >>> ten = CornerReading("Q", "S", 0.01, 1.0, True, 0, extent=(24, 96))  # its 1 cut off
+    >>> spades = Field(5, 0, False, "S", side_pips=3)
+    >>> other_corner_hidden(pips, [ten], spades, Thresholds())
+    False
     """
     unread = not other or (other[0].p < th.leaning and (
-        other[0].rank_p < th.leaning or not other[0].colour_ok))
+        other[0].rank_p < th.leaning or not other[0].colour_ok) and not (
+        other[0].suit_p >= th.leaning and 0 < other[0].extent[0] < INDEX_TWICE * only.extent[0]))
     face = ((field.picture and field.pips < 4) if only.rank in COURTS
             else not field.picture and field.others <= 1)
     return (unread and face and not field.washed and only.p >= th.single_corner

@@ -492,7 +492,7 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
             face_suit() != named.card[-1]):
         return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
-        seen, th, small=small, across=not both_corners, faint=faint)[0], th, face_suit)
+        seen, th, small=small, across=not both_corners, faint=faint)[0], face_suit)
 
 
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,

@@ -10,11 +10,14 @@ from vision.bench import PUBLISHED, bench_designs, conditions_for
 from vision.pipeline import Recognizer
 from vision.render import render_scene
 
-ONCE_WRONG = (("lighting", 70026, "QC"), ("hand", 70003, "7C"), ("small", 70039, "JD"))
+ONCE_WRONG = (("lighting", 70026, "QC"), ("hand", 70003, "7C"), ("small", 70039, "JD"),
+              ("hand", 74020, "10S"), ("lighting", 75037, "5S"))
 """(condition, seed, card) named wrong: a QC lit unevenly as a QS (its index sharpened read
 spades; its large clubs in view), a 7C under a hand as a JC (one corner read, its index
 cut by the outline), a small JD as a 4D (its beaded J read as a 4 in both corners, a
-picture and five blobs on its face)."""
+picture and five blobs on its face), a 10S under a hand as a 6S (two pips in one corner of
+its outline read as an index, its own index, the 1 cut off, in the other), a blurred 5S as a
+5C (its corners read sharpened leaned to clubs at 0.68 and 0.72)."""
 
 LARGE_INDEX_CARDS = (("lighting", 70021, "3S"), ("lighting", 70030, "9S"))
 """An ornamental design's spades lit unevenly: both corners read surely, refused because
