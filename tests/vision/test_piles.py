@@ -253,6 +253,24 @@ def test_a_guess_a_little_into_a_card_found_is_read_where_the_deck_has_no_near_t
     assert sorted(str(d.card) for d in seen) == ["-3", "4"]
 
 
+@pytest.mark.parametrize(("over_centre", "reads"), [((370, 220), True), ((330, 250), False)])
+def test_a_guess_a_quarter_under_a_card_found_is_read_where_the_deck_has_no_near_twins(
+        monkeypatch: pytest.MonkeyPatch, galleries: dict[str, Gallery],
+        over_centre: tuple[float, float], reads: bool) -> None:
+    # a quarter of a Star Plus card under the card over it hides no mark that tells it
+    # from another card, and what shows names it (pipeline.GUESS_COVERED_NO_TWINS); two
+    # thirds of it under, too little shows to name it
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    under = _card_at((280, 250), (130, 182), 0)
+    over = _card_at(over_centre, (130, 182), 0)
+    _taught_on(image, under, "star-plus", "4")
+    _taught_on(image, over, "star-plus", "-3")
+    detector_finds(monkeypatch, [FoundCard(over, [], True),
+                                 FoundCard(under, [], True, guessed=True)])
+    seen = Recognizer(galleries["star-plus"]).detect(image)
+    assert sorted(str(d.card) for d in seen) == (["-3", "4"] if reads else ["-3"])
+
+
 def test_two_cards_of_one_brightness_and_two_tints_meet_at_an_edge_of_colour() -> None:
     # a pale green card beside a pale pink one, as bright as each other: their grey images
     # meet with no edge; the colour does
