@@ -84,7 +84,9 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     read (:data:`INDEX_TWICE`). The face must back the corner: pips of its suit,
     two or more, none of another, fewer than its rank only as a part hidden may leave; a
     number card's face no picture and hardly a blob but pips (an outline round a 7C's
-    top half and the 9S under it showed 12 such), a court's a picture beside few pips;
+    top half and the 9S under it showed 12 such), a court's a picture beside few pips
+    (one will do, a hand over the rest, where no blobs of both colours show: an outline
+    round three cards read as a QC, one club beside a picture, showed red and black);
     no glare on it (a real photo in haze: a guess on a pile read a 4S's index as a 10S's,
     its face washed out). Only in an outline on the card's own sides (``own_sides`` in
     :func:`one_corner_backed`): a guess at the top card of a row from its strip may span
@@ -105,21 +107,32 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     >>> cut = CornerReading("9", "H", 0.91, 1.0, True, 1)  # its rank not sure enough
     >>> other_corner_hidden(cut, [blank], hearts, Thresholds())
     False
+    >>> jack = CornerReading("J", "H", 1.0, 1.0, True, 1)
+    >>> one_sign = Field(1, 3, True, "H")  # a hand over the rest of its face
+    >>> other_corner_hidden(jack, [blank], one_sign, Thresholds())
+    True
+    >>> two_cards = Field(1, 3, True, "H", both_colours=True)
+    >>> other_corner_hidden(jack, [blank], two_cards, Thresholds())
+    False
     >>> pips = CornerReading("6", "S", 1.0, 1.0, True, 1, extent=(68, 109))  # two pips
     >>> ten = CornerReading("Q", "S", 0.01, 1.0, True, 0, extent=(24, 96))  # its 1 cut off
     >>> spades = Field(5, 0, False, "S", side_pips=3)
     >>> other_corner_hidden(pips, [ten], spades, Thresholds())
     False
     """
-    unread = not other or (other[0].p < th.leaning and (
-        other[0].rank_p < th.leaning or not other[0].colour_ok) and not (
-        other[0].suit_p >= th.leaning and 0 < other[0].extent[0] < INDEX_TWICE * only.extent[0]))
+    # a suit beside an index far narrower than the one read: the card's own index, its
+    # rank unread, and the corner read print that is no index
+    own_index = bool(other) and other[0].suit_p >= th.leaning and (
+        0 < other[0].extent[0] < INDEX_TWICE * only.extent[0])
+    unread = not own_index and (not other or (other[0].p < th.leaning and (
+        other[0].rank_p < th.leaning or not other[0].colour_ok)))
     face = ((field.picture and field.pips < 4) if only.rank in COURTS
             else not field.picture and field.others <= 1)
     return (unread and face and not field.washed and only.p >= th.single_corner
             and only.rank_p >= th.hidden_corner
             and only.colour_ok
-            and field.pips >= 2 and field.suit == only.suit
+            and field.pips >= (1 if only.rank in COURTS and not field.both_colours else 2)
+            and field.suit == only.suit
             and field.pooled_suit in (None, only.suit)
             and not field_denies(only.rank, field, partly_hidden=True, suit=only.suit,
                                  both_corners=True))

@@ -19,6 +19,10 @@ picture and five blobs on its face), a 10S under a hand as a 6S (two pips in one
 its outline read as an index, its own index, the 1 cut off, in the other), a blurred 5S as a
 5C (its corners read sharpened leaned to clubs at 0.68 and 0.72)."""
 
+COURTS_UNDER_A_HAND = (("hand", 74000, "JH"), ("hand", 74028, "QC"))
+"""Courts half under a hand, one index corner and one suit sign beside the picture in view
+(two signs were asked for)."""
+
 LARGE_INDEX_CARDS = (("lighting", 70021, "3S"), ("lighting", 70030, "9S"))
 """An ornamental design's spades lit unevenly: both corners read surely, refused because
 the small pips pooled as clubs (its index's suit is larger than its pips)."""
@@ -53,5 +57,11 @@ def test_a_card_once_named_wrong_is_named_right_or_not_at_all(
 
 @pytest.mark.parametrize(("condition", "seed", "card"), LARGE_INDEX_CARDS)
 def test_a_large_index_read_surely_is_not_denied_by_small_blurred_pips(
+        condition: str, seed: int, card: str) -> None:
+    assert card in _named_on(condition, seed, card)
+
+
+@pytest.mark.parametrize(("condition", "seed", "card"), COURTS_UNDER_A_HAND)
+def test_a_court_half_under_a_hand_is_named_by_its_corner_in_view(
         condition: str, seed: int, card: str) -> None:
     assert card in _named_on(condition, seed, card)
