@@ -126,12 +126,14 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
         0 < other[0].extent[0] < INDEX_TWICE * only.extent[0])
     unread = not own_index and (not other or (other[0].p < th.leaning and (
         other[0].rank_p < th.leaning or not other[0].colour_ok)))
-    face = ((field.picture and field.pips < 4) if only.rank in COURTS
-            else not field.picture and field.others <= 1)
+    # a court's picture beside a sign or a few (one only where no two cards' colours
+    # show), a number card's pips and hardly another blob
+    face = ((field.picture and (2 if field.both_colours else 1) <= field.pips < 4)
+            if only.rank in COURTS
+            else not field.picture and field.others <= 1 and field.pips >= 2)
     return (unread and face and not field.washed and only.p >= th.single_corner
             and only.rank_p >= th.hidden_corner
             and only.colour_ok
-            and field.pips >= (1 if only.rank in COURTS and not field.both_colours else 2)
             and field.suit == only.suit
             and field.pooled_suit in (None, only.suit)
             and not field_denies(only.rank, field, partly_hidden=True, suit=only.suit,
