@@ -82,7 +82,9 @@ index-model: $(STAMP)
 	$(BIN)/python scripts/train_index_model.py
 	$(BIN)/python scripts/train_small_courts.py
 
-# The small-court letter classifier alone (vision/models/small_courts.npz; numpy only)
+# The small classifiers alone: court letters and black suits of small cards, black suits
+# of blurred ones (vision/models/small_courts.npz, small_suits.npz, blurred_suits.npz;
+# numpy only)
 small-courts-model: $(STAMP)
 	sh scripts/ensure-card-designs.sh
 	$(BIN)/python scripts/train_small_courts.py

@@ -1,7 +1,9 @@
-"""Rebuild the small-index classifiers, vision/models/small_courts.npz and small_suits.npz.
+"""Rebuild the small-index classifiers, vision/models/small_courts.npz and small_suits.npz,
+and the blurred black-suit classifier, vision/models/blurred_suits.npz.
 
     sh scripts/ensure-card-designs.sh       # published deck designs (Debian, npm)
     python scripts/train_small_courts.py [--scenes N] [--suit-scenes N]
+                                         [--blurred-scenes N] [--only courts,suits,blurred]
 
 Table scenes of the benchmark's "small" condition (cards 45-90 px wide in a
 1280 x 720 frame, lit unevenly, blurred, noisy) are drawn with the faces of the
@@ -14,12 +16,22 @@ reading is kept with the card's true letter (or suit): the classifiers learn the
 blots the reader will be shown. A ridge regression on the index classifier's own
 features (scaled to unit length) gives one weight vector per class. numpy only:
 no extra is needed.
+
+The blurred black-suit classifier learns the same way from cards of ordinary size
+(the benchmark's "rotation" condition, 95-135 px wide), each frame blurred 0.6-2.2 px
+and, one in two, noisy: the spades and clubs whose index blur has run together
+(vision.blurred_suits.black_suit_seen).
+
+The recognizer that outlines the cards reads with the shipped models, so they must be
+in place (git restores them); where one of them is rebuilt, the glyphs it learns from
+are cut the same (rebuilt over itself, the blurred-suit model came out the same).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -29,12 +41,15 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.standard as standard
 from vision.bench import PUBLISHED, _owner, conditions_for, recognizer_for
+from vision.blurred_suits import BLURRED_SUITS_MODEL_PATH
 from vision.designs import TRAINING_DESIGNS, design_info, published_designs
 from vision.detect import dewarp
 from vision.glyphs import Ink, features_of
@@ -54,23 +69,49 @@ from vision.thresholds import Thresholds
 RIDGE = 0.1
 """The ridge penalty (on unit-length features): 0.1 to 10 did alike on held-out designs."""
 
+Image = NDArray[np.uint8]
+Camera = Callable[[Image, int], Image]
+"""What a camera does to a rendered frame (the frame, its scene's seed)."""
+
+FRAME_BLUR = (0.6, 2.2)
+"""Gaussian blur (image pixels) of the frames the blurred black-suit classifier learns from."""
+
+FRAME_NOISE = (2.0, 6.0)
+"""Noise (grey levels, standard deviation) of every other such frame."""
+
+
+def blurred(image: Image, seed: int) -> Image:
+    """``image`` blurred as an out-of-focus camera would (:data:`FRAME_BLUR`), noisy one
+    time in two (:data:`FRAME_NOISE`), by ``seed``."""
+    rng = random.Random(seed)
+    out = cv2.GaussianBlur(image, (0, 0), rng.uniform(*FRAME_BLUR))
+    if rng.random() < 0.5:
+        noise = np.random.default_rng(seed).normal(0, rng.uniform(*FRAME_NOISE), out.shape)
+        out = np.clip(out + noise, 0, 255)
+    return np.asarray(out, np.uint8)
+
 
 def corner_glyphs(designs: tuple[str, ...], wanted: Callable[[str], bool], scenes: int,
-                  seed: int) -> list[tuple[Candidate, str]]:
+                  seed: int, condition: str = "small", camera: Camera | None = None,
+                  ours: bool = True) -> list[tuple[Candidate, str]]:
     """The candidate (rank and suit glyphs) of each corner's best reading, as the reader
     reads a small card, with the card's true name, for every ``wanted`` card the
     recognizer outlines in ``scenes`` scenes of the small condition from ``seed`` on,
     drawn with the published ``designs``; and in a third as many drawn with our own
     renderer's training designs (the simulated camera table draws them; the benchmark
-    scores its held-out ones)."""
-    ours = replace(with_deck(CONDITIONS["small"], "standard"), designs=TRAIN_DESIGNS)
-    return (_glyphs_in(replace(conditions_for(PUBLISHED, "small"), published=designs),
-                       wanted, scenes, seed)
-            + _glyphs_in(ours, wanted, scenes // 3, seed + 50_000))
+    scores its held-out ones), unless not ``ours``. Another ``condition``'s cards are read
+    as cards of their size, as many in a scene as in the small condition, each frame first
+    changed by ``camera``."""
+    cards = CONDITIONS["small"].n_cards
+    published = replace(conditions_for(PUBLISHED, condition), published=designs, n_cards=cards)
+    own = replace(with_deck(CONDITIONS[condition], "standard"), designs=TRAIN_DESIGNS,
+                  n_cards=cards)
+    return (_glyphs_in(published, wanted, scenes, seed, camera)
+            + (_glyphs_in(own, wanted, scenes // 3, seed + 50_000, camera) if ours else []))
 
 
 def _glyphs_in(conditions: Conditions, wanted: Callable[[str], bool], scenes: int,
-               seed: int) -> list[tuple[Candidate, str]]:
+               seed: int, camera: Camera | None = None) -> list[tuple[Candidate, str]]:
     recognizer = recognizer_for(PUBLISHED)
     seen: list[tuple[Candidate, CornerReading]] = []
     unseconded = standard._readings
@@ -86,7 +127,8 @@ def _glyphs_in(conditions: Conditions, wanted: Callable[[str], bool], scenes: in
     try:
         for n in range(seed, seed + scenes):
             scene = render_scene(conditions, n)
-            for outline in recognizer.detect(scene.image):
+            image = camera(scene.image, n) if camera is not None else scene.image
+            for outline in recognizer.detect(image):
                 owner = _owner(outline, scene.cards)
                 if owner is None:
                     continue
@@ -94,7 +136,8 @@ def _glyphs_in(conditions: Conditions, wanted: Callable[[str], bool], scenes: in
                 if card.visible < 0.85 or not wanted(card.card):
                     continue
                 seen.clear()
-                standard.read_corners(dewarp(scene.image, outline.quad), small=True)
+                standard.read_corners(dewarp(image, outline.quad),
+                                      small=conditions.card_width[1] < Thresholds.small_card_px)
                 best: dict[int, tuple[Candidate, CornerReading]] = {}
                 for cand, reading in seen:
                     if reading.colour_ok and (reading.corner not in best
@@ -122,6 +165,16 @@ def suit_glyphs(scenes: int, seed: int) -> tuple[list[Ink], list[str]]:
     return [cand.suit for cand, _ in found], [card[-1] for _, card in found]
 
 
+def blurred_suit_glyphs(scenes: int, seed: int) -> tuple[list[Ink], list[str]]:
+    """Spades' and clubs' suit glyphs of cards of ordinary size in blurred frames
+    (:func:`blurred`), and their true suits, from the training designs that print them
+    black."""
+    designs = tuple(d for d in _installed() if "4-color" not in d)
+    found = corner_glyphs(designs, lambda card: card[-1] in BLACK_SUIT_NAMES, scenes, seed,
+                          "rotation", blurred, ours=False)
+    return [cand.suit for cand, _ in found], [card[-1] for _, card in found]
+
+
 def _installed() -> tuple[str, ...]:
     installed = {d.name for d in published_designs()}
     designs = tuple(d for d in TRAINING_DESIGNS if d in installed)
@@ -144,11 +197,27 @@ def main() -> None:
     parser.add_argument("--suit-scenes", type=int, default=300, help="scenes of black cards")
     parser.add_argument("--seed", type=int, default=70000)
     parser.add_argument("--suit-seed", type=int, default=71000)
+    parser.add_argument("--blurred-scenes", type=int, default=600,
+                        help="blurred scenes of black cards of ordinary size")
+    parser.add_argument("--blurred-seed", type=int, default=91000)
+    parser.add_argument("--only", default="courts,suits,blurred",
+                        help="the models to rebuild, of courts, suits and blurred")
     args = parser.parse_args()
-    for what, glyphs_of, classes, scenes, seed, path in (
-            ("court letters", court_glyphs, COURT_LETTERS, args.scenes, args.seed, MODEL_PATH),
-            ("black suits", suit_glyphs, BLACK_SUIT_NAMES, args.suit_scenes, args.suit_seed,
-             SUIT_MODEL_PATH)):
+    models = (
+        ("courts", "court letters", court_glyphs, COURT_LETTERS, args.scenes, args.seed,
+         MODEL_PATH),
+        ("suits", "black suits", suit_glyphs, BLACK_SUIT_NAMES, args.suit_scenes,
+         args.suit_seed, SUIT_MODEL_PATH),
+        ("blurred", "blurred black suits", blurred_suit_glyphs, BLACK_SUIT_NAMES,
+         args.blurred_scenes, args.blurred_seed, BLURRED_SUITS_MODEL_PATH))
+    wanted = args.only.split(",")
+    unknown = set(wanted) - {key for key, *_ in models}
+    if unknown:
+        parser.error(f"unknown model {', '.join(sorted(unknown))}; expected courts, suits "
+                     "or blurred")
+    for key, what, glyphs_of, classes, scenes, seed, path in models:
+        if key not in wanted:
+            continue
         start = time.perf_counter()
         glyphs, labels = glyphs_of(scenes, seed)
         model = train(glyphs, labels, classes)

@@ -40,7 +40,7 @@ from vision.refusal import Refusal
 from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
 from vision.spread import row_top
-from vision.standard import identify_standard
+from vision.standard import identify_standard, read_corners
 from vision.thresholds import Thresholds
 from vision.whole_frame import frame_as_card
 
@@ -221,7 +221,8 @@ def _last_checks(r: Reading, card: Image, side: float,
     """A standard card's reading after every retry, checked last: a black suit that blur
     has made unsure (:func:`vision.blurred_suits.black_suit_seen`), then a back read as a
     face (:func:`_face_up`); each retry may have named either."""
-    return _face_up(_outcome(black_suit_seen(r, card, side)), card)
+    return _face_up(_outcome(black_suit_seen(r, card, side, lambda: read_corners(card)[1])),
+                    card)
 
 
 def _face_up(read: tuple[str | None, float, Refusal | None], card: Image,

@@ -8,10 +8,21 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.blurred_suits import BLURRED_INDEX, index_blur, suit_read_sharpened
+import vision.blurred_suits as blurred_suits
+from vision.blurred_suits import (
+    BLURRED_INDEX,
+    black_suit_seen,
+    index_blur,
+    shipped_blurred_suits,
+    suit_read_sharpened,
+)
+from vision.index import Candidate
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.readings import CornerReading, Reading
+from vision.refusal import Refusal
+from vision.small_courts import BLACK_SUIT_NAMES
+from vision.thresholds import Thresholds
 
 
 def _card(blur: float) -> np.ndarray:
@@ -91,3 +102,63 @@ def test_a_real_spade_blurred_as_an_unfocused_webcam_would_is_no_club(
     photo = next(p for p in load_photos() if p.name == name)
     image = np.asarray(cv2.GaussianBlur(photo.read(), (0, 0), 2.5), np.uint8)
     assert [d.card for d in Recognizer("standard").detect(image)] == [card]
+
+
+def _suit_weighed(monkeypatch: pytest.MonkeyPatch, lead: float | None,
+                  corners: int = 2) -> list[str]:
+    """The blurred-suit classifier made to lead to spades by ``lead`` (negative: clubs;
+    ``None``: no corner read the rank) in ``corners`` corners; the ranks it was asked
+    about."""
+    asked: list[str] = []
+
+    def weighed(looked: list[Candidate], rank: str, th: object) -> tuple[float, int] | None:
+        asked.append(rank)
+        return None if lead is None else (lead, corners)
+
+    monkeypatch.setattr(blurred_suits, "blurred_suit_lead", weighed)
+    return asked
+
+
+def _index_blurred(blur: float) -> np.ndarray:
+    """A card whose two index corners measure about ``blur`` (canonical pixels)."""
+    card = np.full((280, 200, 3), 230, np.uint8)
+    card[12:30, 8:22] = 30
+    card[-30:-12, -22:-8] = 30
+    return np.asarray(cv2.GaussianBlur(card, (0, 0), blur), np.uint8)
+
+
+def test_a_black_card_blurred_past_its_index_is_named_where_both_readers_are_sure_of_its_suit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clubs, very = Reading("9C", 0.97), _index_blurred(3.5)
+    asked = _suit_weighed(monkeypatch, -0.5)
+    assert black_suit_seen(clubs, very, 100, lambda: []) == clubs
+    assert asked == ["9"]
+    _suit_weighed(monkeypatch, -1.0, 1)
+    assert black_suit_seen(clubs, very, 100, lambda: []) == clubs
+    _suit_weighed(monkeypatch, 0.5)
+    assert black_suit_seen(Reading("9S", 0.97), very, 100, lambda: []).card == "9S"
+    # the other suit (never renamed: the two readers disagree), not sure enough, sure from
+    # one corner only by less than a lone corner must be, or torn: unnamed, as every black
+    # card so blurred was before
+    for lead, corners in ((0.5, 2), (-0.2, 2), (-0.5, 1), (None, 2)):
+        _suit_weighed(monkeypatch, lead, corners)
+        assert black_suit_seen(clubs, very, 100, lambda: []).reason is Refusal.SUIT_UNCLEAR
+
+
+def test_the_blurred_suit_classifier_is_not_asked_of_sharp_wide_small_or_red_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _suit_weighed(monkeypatch, 0.5)  # (leaning away: would unname)
+    clubs = Reading("9C", 0.97)
+    for blur in (1.0, 2.6):  # (an index blurred less than TOO_BLURRED keeps its reading)
+        assert black_suit_seen(clubs, _index_blurred(blur), 100, lambda: []) == clubs
+    for width in (60, 200):  # a small card is read its own way; a wide one sharpened
+        assert black_suit_seen(clubs, _index_blurred(3.5), width, lambda: []) == clubs
+    hearts = Reading("9H", 0.97)
+    assert black_suit_seen(hearts, _index_blurred(3.5), 100, lambda: []) == hearts
+    assert asked == []
+
+
+def test_the_blurred_suit_model_ships_with_the_package() -> None:
+    assert shipped_blurred_suits().classes == BLACK_SUIT_NAMES
+    # nothing shown, nothing weighed
+    assert blurred_suits.blurred_suit_lead([], "9", Thresholds()) is None

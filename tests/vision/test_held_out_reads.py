@@ -27,6 +27,11 @@ LARGE_INDEX_CARDS = (("lighting", 70021, "3S"), ("lighting", 70030, "9S"))
 """An ornamental design's spades lit unevenly: both corners read surely, refused because
 the small pips pooled as clubs (its index's suit is larger than its pips)."""
 
+BLURRED_BLACK_CARDS = (("lighting", 77004, "KS"),)
+"""A black card about 100 px wide whose index blurs past
+:data:`vision.blurred_suits.TOO_BLURRED` (every such card was left unnamed), its suit one
+the blurred-suit classifier is sure of."""
+
 
 def _named_on(condition: str, seed: int, card: str) -> list[str | None]:
     """What the camera names over ``card`` in the scene (each detection centred on it)."""
@@ -55,8 +60,9 @@ def test_a_card_once_named_wrong_is_named_right_or_not_at_all(
     assert all(n in (None, card) for n in named), named
 
 
-@pytest.mark.parametrize(("condition", "seed", "card"), LARGE_INDEX_CARDS + COURTS_UNDER_A_HAND)
+@pytest.mark.parametrize(("condition", "seed", "card"),
+                         LARGE_INDEX_CARDS + COURTS_UNDER_A_HAND + BLURRED_BLACK_CARDS)
 def test_a_card_once_refused_is_named(condition: str, seed: int, card: str) -> None:
     # a large index read surely, not denied by small blurred pips; a court half under a
-    # hand, by its corner in view
+    # hand, by its corner in view; a blurred black card by the blurred-suit classifier
     assert card in _named_on(condition, seed, card)
