@@ -20,7 +20,9 @@ no extra is needed.
 The blurred black-suit classifier learns the same way from cards of ordinary size
 (the benchmark's "rotation" condition, 95-135 px wide), each frame blurred 0.6-2.2 px
 and, one in two, noisy: the spades and clubs whose index blur has run together
-(vision.blurred_suits.black_suit_seen).
+(vision.blurred_suits.black_suit_seen); from the published training designs alone
+(taught on our renderer's designs too, it leaned away from three held-out designs'
+blurred clubs).
 
 The recognizer that outlines the cards reads with the shipped models, so they must be
 in place (git restores them); where one of them is rebuilt, the glyphs it learns from
