@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from vision.decks import BLACK_SUITS
 from vision.face import COURTS
-from vision.glyphs import CLASSES, PRINTED_RANKS, RANK_OF_LETTER, features_of, shipped_model
+from vision.glyphs import PRINTED_RANKS, RANK_COLUMNS, features_of, rank_of, shipped_model
 from vision.index import Candidate
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
@@ -158,8 +158,6 @@ TORN = 0.1
 """A corner leaning this much or more to the other suit than the two corners together
 leaves the suit unweighed (:func:`blurred_suit_lead`)."""
 
-_RANK_COLUMNS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
-
 
 @lru_cache(maxsize=1)
 def shipped_blurred_suits() -> SmallGlyphModel:
@@ -184,17 +182,19 @@ def blurred_suit_lead(looked: list[Candidate], rank: str, th: Thresholds,
     black = [c for c in looked if c.redness <= th.black]
     if not black:
         return None
-    probs = shipped_model().predict(features_of([c.rank for c in black]))[:, _RANK_COLUMNS]
-    printed = [PRINTED_RANKS[int(i)] for i in np.argmax(probs, axis=1)]
-    read = [RANK_OF_LETTER.get(letter, letter) for letter in printed]
-    spade, club = BLACK_SUIT_NAMES.index("S"), BLACK_SUIT_NAMES.index("C")
+    # (each candidate's rank and suit glyphs described in one pass, as the reader does)
+    features = features_of([glyph for c in black for glyph in (c.rank, c.suit)])
+    probs = shipped_model().predict(features[0::2])[:, RANK_COLUMNS]
+    read = [rank_of(PRINTED_RANKS[int(i)]) for i in np.argmax(probs, axis=1)]
+    scores = shipped_blurred_suits().scores_of(features[1::2])
+    spade_over_club = (scores[:, BLACK_SUIT_NAMES.index("S")]
+                       - scores[:, BLACK_SUIT_NAMES.index("C")])
     leads = []
     for corner in (0, 1):  # (top-left and bottom-right, as vision.index cuts them)
-        suits = [c.suit for c, r in zip(black, read, strict=True)
-                 if r == rank and c.corner == corner]
-        if suits:
-            scores = shipped_blurred_suits().scores(suits).mean(axis=0)
-            leads.append(float(scores[spade] - scores[club]))
+        mine = [lead for c, r, lead in zip(black, read, spade_over_club.tolist(), strict=True)
+                if r == rank and c.corner == corner]
+        if mine:
+            leads.append(sum(mine) / len(mine))
     if not leads:
         return None
     lead = sum(leads) / len(leads)

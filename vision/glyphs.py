@@ -37,6 +37,18 @@ RANK_OF_LETTER = {"R": "K", "D": "Q", "V": "J", "B": "J"}
 """Court letters of other languages: French Roi, Dame, Valet; German Bube (Dame, König
 print D and K)."""
 
+RANK_COLUMNS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
+"""The classifier's outputs that are ranks as printed, in :data:`PRINTED_RANKS` order."""
+
+
+def rank_of(printed: str) -> str:
+    """The project's rank of a rank as printed (:data:`RANK_OF_LETTER`).
+
+    >>> rank_of("D"), rank_of("10")
+    ('Q', '10')
+    """
+    return RANK_OF_LETTER.get(printed, printed)
+
 PIXELS = (16, 24)
 HOG_WINDOW = (24, 32)
 HOG_CELL = 4

@@ -46,13 +46,13 @@ from vision.face import (
 )
 from vision.glare import corners_washed_out
 from vision.glyphs import (
-    CLASSES,
     PRINTED_RANKS,
-    RANK_OF_LETTER,
+    RANK_COLUMNS,
     SUITS,
     cyrillic_rank,
     features_of,
     lobed_like_a_club,
+    rank_of,
     shipped_model,
 )
 from vision.index import (
@@ -94,7 +94,6 @@ INDEX_CORNERS = (0, 1)
 the other way up shows them at the same places)."""
 
 
-_RANK_COLS = np.array([CLASSES.index(r) for r in PRINTED_RANKS])
 
 
 def prepare() -> None:
@@ -108,11 +107,11 @@ def _readings(cands: list[Candidate], th: Thresholds, small: bool = False) -> li
     the ink's colour fits the suit); a ``small`` card's court letters and suits seconded."""
     features = features_of([g for c in cands for g in (c.rank, c.suit)])
     probs = shipped_model().predict(features)
-    rank_p, suit_p = probs[0::2][:, _RANK_COLS], probs[1::2][:, SUIT_COLS]
+    rank_p, suit_p = probs[0::2][:, RANK_COLUMNS], probs[1::2][:, SUIT_COLS]
     out = []
     for i, cand in enumerate(cands):
         ri, si = int(np.argmax(rank_p[i])), int(np.argmax(suit_p[i]))
-        rank, suit = RANK_OF_LETTER.get(PRINTED_RANKS[ri], PRINTED_RANKS[ri]), SUITS[si]
+        rank, suit = rank_of(PRINTED_RANKS[ri]), SUITS[si]
         rank_sure = float(rank_p[i, ri])
         russian = cyrillic_rank(rank, cand.rank)  # a Te or a De: leans, names none
         if russian is not None:
