@@ -172,3 +172,24 @@ def pooled_suit(suit_p: NDArray[np.float32], red: bool | None, least: float,
     if first < least or first < lead * second:
         return None
     return SUITS[int(np.argmax(mean))]
+
+
+PIP_SIZED = 0.4
+"""Least share of the largest blob's area for a blob to count as pip-sized
+(:func:`pip_sized`): a two's index signs are a tenth of its pips' area (a real 2H lying
+sideways on an oblique photo, its index blurred past reading), a six's corner pips as
+large as its middle ones."""
+
+
+def pip_sized(areas: Sequence[int]) -> int:
+    """How many blobs (their ``areas``, corners included) are about a pip's size: a face
+    that shows a two's layout with more such blobs is another rank's, seen sideways with
+    its corner pips left out as indices.
+
+    >>> pip_sized([250, 22, 257, 23]), pip_sized([250, 240, 260, 255, 248, 251])
+    (2, 6)
+    >>> pip_sized([])
+    0
+    """
+    most = max(areas, default=0)
+    return sum(a >= PIP_SIZED * most for a in areas) if most else 0

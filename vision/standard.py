@@ -69,7 +69,7 @@ from vision.index import (
     parted,
 )
 from vision.one_corner import one_corner_backed
-from vision.pips import layout_rank
+from vision.pips import layout_rank, pip_sized
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
 from vision.small_courts import court_over_numbers, index_seconded, load_models
@@ -260,29 +260,33 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
 
 
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                  both_corners: bool, small: bool = False) -> Reading | None:
+                  both_corners: bool, small: bool = False,
+                  whole: Callable[[], Blobs] | None = None) -> Reading | None:
     """A number card named by its pips alone, where its index could not be read (a small
     or blurred card's index is a few pixels): blobs one size and shape, as many as the
-    rank (two only on a ``small`` card read upright, each named the suit alone and both
-    together, no corner leaning to another suit), laid out as that rank's, of one suit
-    together (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on
-    the face, no corner leaning to another rank or suit. Where ``both_corners`` must read
-    (a small card) the corners are not asked: its index is a blot (a nine's read as a 3
-    surely, spades as clubs), its pips many times larger; they name it where its corners
-    disagree too (not where both read one card and the pips another). A small ace, by its
-    face (:func:`_an_ace_by_its_face`)."""
+    rank (two, each named the suit alone and both together, no corner leaning to another
+    suit, on a ``small`` card read upright, or where the ``whole`` face, corners included,
+    shows no other pip-sized blob and no corner reads another rank), laid out as that
+    rank's, of one suit together (:attr:`Field.pooled_suit`, or most of them one by one),
+    nothing else on the face, no corner leaning to another rank or suit. Where
+    ``both_corners`` must read (a small card) the corners are not asked: its index is a
+    blot (a nine's read as a 3 surely, spades as clubs), its pips many times larger; they
+    name it where its corners disagree too (not where both read one card and the pips
+    another). A small ace, by its face (:func:`_an_ace_by_its_face`)."""
     field = face()
     if small and _an_ace_by_its_face(field, readings, th):
         return Reading(f"A{field.suit}", th.glyph)
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
-    two = small and field.alike == field.pips == 2 and field.suit == field.pooled_suit
+    two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (small or (
+        whole is not None and pip_sized([a for _, a in whole().patches]) == 2))
     if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
             field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not both_corners)
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival
+                             and (not both_corners or (two and not small)))
                             or (r.suit != suit and r.suit_p >= th.rival
                                 and (two or not both_corners)))
            for r in readings):
@@ -503,7 +507,8 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
-    pips = (partial(_read_by_pips, face, readings, th, both_corners, small)
+    whole = None if looks.hidden else partial(looks.blobs, (0, 0))
+    pips = (partial(_read_by_pips, face, readings, th, both_corners, small, whole)
             if by_pips and not overlapped else lambda: None)
     suited = partial(_suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:

@@ -126,3 +126,17 @@ def test_small_blurred_black_cards_are_named_where_the_blurred_suit_classifier_a
     # classifier taught on blurred suits both read clubs
     score = _scored(name, "half, blur 1.5 px")
     assert (score.right, score.wrong) == (1, 0)
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+@pytest.mark.parametrize("change", ["as taken", "half size", "turned 30 deg"])
+def test_a_two_lying_sideways_whose_index_blurs_away_is_named_by_its_pips(change: str) -> None:
+    # a soft oblique photo (alkenderesi's in_3): a 2H foreshortened until it is outlined a
+    # quarter round, its index a blur in both corners ("index not found" as taken and in
+    # every change); its two hearts, nothing else on its face as large, name it
+    photo = next(p for p in load_photos() if p.name == "alkenderesi/in_3.jpg")
+    taken = np.asarray(cv2.imread(str(photo.image)), np.uint8)
+    image, cards = changed(taken, photo.cards, change)
+    two = tuple(c for c in cards if c.card == "2H")
+    score = score_photo(two, Recognizer("standard").detect(np.asarray(image, np.uint8)))
+    assert (score.right, score.wrong) == (1, 0)

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 import vision.face as face
 import vision.glyphs as glyphs
@@ -541,6 +542,37 @@ def test_a_number_card_outlined_sideways_is_named_by_its_pips_a_quarter_round() 
         assert identify_standard(sideways, card_px=120).card == card
 
 
+def _index_blurred_away(design: str, card: str,
+                        ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """A published design's ``card``, its two index corners blurred past reading: upright,
+    and dewarped sideways as a card lying sideways on an oblique photo is."""
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    upright = cv2.resize(on_background(published_face(design, card, 560), 90.0),
+                         (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    for index in (np.s_[:h, :w], np.s_[-h:, -w:]):
+        upright[index] = cv2.GaussianBlur(upright[index], (0, 0), 6)
+    sideways = cv2.resize(cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE),
+                          (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    return np.asarray(upright, np.uint8), np.asarray(sideways, np.uint8)
+
+
+@needs_designs
+def test_a_two_whose_index_blurs_away_is_named_by_its_pips_and_a_six_is_not() -> None:
+    # a real 2H lying sideways on an oblique photo, its index a blur: its two hearts named
+    # it where nothing else on its face is pip-sized. A six seen sideways shows a two's
+    # layout in the middle (four pips in the corners' squares): never named a two
+    named = 0
+    for design in BENCH_DESIGNS:
+        for suit in "HDSC":
+            for seen in _index_blurred_away(design, "2" + suit):
+                got = identify_standard(seen, card_px=120).card
+                assert got in (None, "2" + suit), (design, suit, got)
+                named += got is not None
+            for seen in _index_blurred_away(design, "6" + suit):
+                assert identify_standard(seen, card_px=120).card in (None, "6" + suit)
+    assert named >= 30  # of 56 (7 before twos larger than small were named by their pips)
+
+
 def test_pips_of_which_one_is_named_a_suit_are_no_card_of_that_suit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a ten of hearts outlined sideways: six of its hearts, seen sideways, lie as a six's
@@ -553,15 +585,18 @@ def test_pips_of_which_one_is_named_a_suit_are_no_card_of_that_suit(
                      card_px=120) == "6D"
 
 
-def test_two_pips_name_a_small_card_read_upright_only_each_pip_named_its_suit(
+def test_two_pips_name_a_two_where_nothing_else_on_its_face_is_pip_sized(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # a small two whose index is a blot: its two pips down the middle name it where each
-    # is named the suit alone and both together. Not on a larger card, nor read a quarter
-    # round: a six seen sideways, four of its pips in the corners' squares, showed two
+    # a two whose index is a blot: its two pips down the middle name it where each is
+    # named the suit alone and both together. A small one read upright; a larger one either
+    # way round where its whole face, corners included, shows no other pip-sized blob: a
+    # six seen sideways, four of its pips in the corners' squares, shows a two's layout
     two = ((0.5, 0.2), (0.5, 0.8))
     pair = Field(2, 0, False, "D", alike=2, where=two, pooled_suit="D")
     assert _named_by(monkeypatch, [], pair, card_px=55) == "2D"
-    assert _named_by(monkeypatch, [], pair, card_px=120) is None
+    assert _named_by(monkeypatch, [], pair, card_px=120, whole=[250, 22, 257, 23]) == "2D"
+    six = [250, 22, 257, 23, 240, 261, 248, 255]
+    assert _named_by(monkeypatch, [], pair, card_px=120, whole=six) is None
     assert _named_by(monkeypatch, [], replace(pair, pooled_suit=None), card_px=55) is None
     assert _named_by(monkeypatch, [], replace(pair, pips=1, others=1), card_px=55) is None
     # a corner leaning to another suit leaves the pair's suit open
@@ -1030,13 +1065,21 @@ def test_an_ace_shows_one_pip_and_no_pips_beside_a_picture() -> None:
 
 
 def _named_by(monkeypatch: pytest.MonkeyPatch, readings: list[CornerReading], field: Field,
-              card_px: float, overlapped: bool = False) -> str | None:
+              card_px: float, overlapped: bool = False,
+              whole: list[int] | None = None) -> str | None:
     """The card named on a blank card whose corners read ``readings`` and whose face shows
-    ``field`` (turned a quarter round, it reads nothing)."""
+    ``field`` (turned a quarter round, it reads nothing); ``whole``: the areas of the
+    blobs its whole face shows, corners included (:func:`vision.face.blobs_of`)."""
     card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
     monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
         readings if seen is card else [], []))
     monkeypatch.setattr(standard, "read_field", lambda card, th, index=None, blobs=None: field)
+    if whole is not None:
+        blobs = face.Blobs(np.zeros((1, 1), np.float32), (100, 140), (0.0, 0.0),
+                           [(np.ones((1, 1), np.float32), a) for a in whole],
+                           [(0.5, 0.5)] * len(whole), [0.0] * len(whole), [0.0] * len(whole),
+                           False, False, len(whole))
+        monkeypatch.setattr(standard, "blobs_of", lambda card, th, index=None: blobs)
     return identify_standard(card, card_px=card_px, overlapped=overlapped).card
 
 
