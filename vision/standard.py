@@ -262,17 +262,17 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
 def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
                   both_corners: bool, small: bool = False,
                   whole: Callable[[], Blobs] | None = None) -> Reading | None:
-    """A number card named by its pips alone, where its index could not be read (a small
-    or blurred card's index is a few pixels): blobs one size and shape, as many as the
-    rank (two, each named the suit alone and both together, no corner leaning to another
-    suit, on a ``small`` card read upright, or where the ``whole`` face, corners included,
-    shows no other pip-sized blob and no corner reads another rank), laid out as that
-    rank's, of one suit together (:attr:`Field.pooled_suit`, or most of them one by one),
-    nothing else on the face, no corner leaning to another rank or suit. Where
-    ``both_corners`` must read (a small card) the corners are not asked: its index is a
-    blot (a nine's read as a 3 surely, spades as clubs), its pips many times larger; they
-    name it where its corners disagree too (not where both read one card and the pips
-    another). A small ace, by its face (:func:`_an_ace_by_its_face`)."""
+    """A number card named by its pips alone where its index could not be read: blobs one
+    size and shape, as many as the rank (two, each named the suit alone and both together,
+    on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
+    no other pip-sized blob), laid out as that rank's, of one suit together
+    (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face, no
+    corner leaning to another rank (where ``both_corners`` must read, reading another card
+    clear of the outline: read a quarter round, an oblique card's index is stretched, a 3
+    read as a 7 surely, or cut, a 3H as a 9H; a ``small`` card's not at all) or suit (where
+    ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
+    read as a 3 surely, spades as clubs), its pips many times larger; they name it where
+    its corners disagree too (not where both read one card and the pips another)."""
     field = face()
     if small and _an_ace_by_its_face(field, readings, th):
         return Reading(f"A{field.suit}", th.glyph)
@@ -285,8 +285,9 @@ def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: 
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival
-                             and (not both_corners or (two and not small)))
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
+                             and (not both_corners or (r.suit_p >= th.rival
+                                                       and r.inset >= INDEX_INSET)))
                             or (r.suit != suit and r.suit_p >= th.rival
                                 and (two or not both_corners)))
            for r in readings):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.bench import PUBLISHED, bench_designs, conditions_for
+from vision.detect import quad_iou
 from vision.pipeline import Recognizer
 from vision.render import render_scene
 
@@ -66,3 +67,15 @@ def test_a_card_once_refused_is_named(condition: str, seed: int, card: str) -> N
     # a large index read surely, not denied by small blurred pips; a court half under a
     # hand, by its corner in view; a blurred black card by the blurred-suit classifier
     assert card in _named_on(condition, seed, card)
+
+
+def test_a_card_over_another_is_not_named_by_pips_its_own_corner_denies() -> None:
+    # a 10H two thirds in view over another card, outlined round half of itself: read a
+    # quarter round, five of its hearts lay out a five, while its corner in view reads 10H
+    # surely. It was named 5H (seed 80027); now the half's outline is refused and the
+    # whole card found and read
+    scene = render_scene(conditions_for(PUBLISHED, "overlap"), 80027)
+    ten = next(c for c in scene.cards if c.card == "10H")
+    named = [d.card for d in Recognizer("standard").detect(scene.image)
+             if quad_iou(d.quad, ten.quad) >= 0.3]
+    assert named and all(n in (None, "10H") for n in named), named

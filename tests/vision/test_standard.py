@@ -604,6 +604,36 @@ def test_two_pips_name_a_two_where_nothing_else_on_its_face_is_pip_sized(
     assert _named_by(monkeypatch, hearts, pair, card_px=55) is None
 
 
+def test_pips_read_a_quarter_round_name_no_rank_a_corner_reads_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # an outline round half a 10H lying under another card is in a card's proportions
+    # turned: read a quarter round, five of its hearts lie as a five's while its corner in
+    # view reads 10H surely (a held-out design at a fresh seed, named 5H). A larger card's
+    # corners deny its pips' rank either way round; a small card's blotted index does not
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    five = Field(5, 0, False, "H", alike=5, pooled_suit="H",
+                 where=((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)))
+    sideways = Field(0, 6, True)  # (seen upright, the hearts lie as no rank's)
+    monkeypatch.setattr(standard, "read_field", lambda seen, th, index=None, blobs=None: (
+        sideways if seen is card else five))
+
+    def turned_reads(corners: list[CornerReading]) -> None:
+        monkeypatch.setattr(standard, "read_corners", lambda seen, th, **flags: (
+            [] if seen is card else corners, []))
+
+    turned_reads([CornerReading("10", "H", 1.0, 0.99, True, 1, (24, 60), inset=7)])
+    assert identify_standard(card, card_px=120).card != "5H"
+    turned_reads([CornerReading("5", "H", 0.3, 0.4, True, 1, (24, 60), inset=7)])
+    assert identify_standard(card, card_px=120).card == "5H"
+    # ... but not a corner that reads no suit (a real oblique 3H's index, stretched read
+    # a quarter round, reads as a 7 surely), nor one whose glyphs the outline may cut
+    # (the same 3H under a shadow, its 3 at the edge read as a 9H)
+    turned_reads([CornerReading("7", "H", 0.99, 0.0, True, 1, (24, 60), inset=7)])
+    assert identify_standard(card, card_px=120).card == "5H"
+    turned_reads([CornerReading("9", "H", 0.99, 0.99, True, 1, (24, 60), inset=2)])
+    assert identify_standard(card, card_px=120).card == "5H"
+
+
 def test_a_small_courts_picture_denies_a_number_its_blotted_letters_read_as(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a small jack of clubs (training design, fresh seed) read "8C" in both corners: its
