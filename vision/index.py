@@ -36,6 +36,12 @@ MARGIN = 2
 """Pixels along the card's edges that are left out: a dewarp a little too large takes in
 the table there."""
 
+INDEX_INSET = MARGIN + 2
+"""Least distance (canonical pixels) of a corner's glyphs from the card's edges for its
+reading to be clear of the outline: one a few pixels inside a card cuts each corner's
+index alike (an 8 so cut read as a 3 in both, surely, its glyphs at the blank margin);
+glyphs of cards read right lay mostly 6-13 px in."""
+
 LEVELS = (0.5, 0.32, 0.66)
 """Ink levels (0 paper .. 1 the darkest ink) at which the corner is cut into glyphs: the
 first one usually; a lighter one for faint print; a darker one to part a blurred rank from

@@ -181,3 +181,37 @@ def court_over_numbers(field: Field, readings: list[CornerReading], th: Threshol
             field_denies(r.rank, field, suit=r.suit, both_corners=True) for r in numbers):
         return None
     return Reading(court.card, min(court.p, th.glyph))
+
+
+def court_in_every_cut(field: Field, cuts: list[CornerReading], th: Thresholds,
+                       ) -> Reading | None:
+    """A small court whose two corners each read its letter surely in some cut of their
+    ink (``cuts``: every cut's reading, not only each corner's best), though another cut
+    read better (its blotted letter with the suit beside it reads as a number); no other
+    court letter sure in either; the face shows a court's picture and denies it not.
+    Its suit: the one the letter's cuts read surely in ink of its colour, else the face's
+    large suit signs.
+
+    >>> queen = CornerReading("Q", "D", 1.0, 0.98, True, 1, letter="Q")
+    >>> blot = CornerReading("Q", "S", 1.0, 0.92, False, 0, letter="Q")
+    >>> five = CornerReading("5", "D", 1.0, 0.9, True, 0, letter="5")
+    >>> court_in_every_cut(Field(2, 1, True), [five, blot, queen], Thresholds()).card
+    'QD'
+    >>> court_in_every_cut(Field(6, 0, False), [five, blot, queen], Thresholds()) is None
+    True
+    >>> court_in_every_cut(Field(2, 1, True), [five, queen], Thresholds()) is None
+    True
+    """
+    if not field.picture or field.pips >= 4 or field.alike:
+        return None
+    letters = [{r.rank for r in cuts if r.corner == corner and r.rank in ENGLISH_COURTS
+                and r.letter == r.rank and r.rank_p >= th.single_corner} for corner in (0, 1)]
+    if len(letters[0]) != 1 or letters[0] != letters[1]:
+        return None
+    rank = next(iter(letters[0]))
+    suits = {r.suit for r in cuts
+             if r.rank == rank and r.colour_ok and r.suit_p >= th.glyph}
+    suit = next(iter(suits)) if len(suits) == 1 else None if suits else field.suit
+    if suit is None or field_denies(rank, field, suit=suit, both_corners=True):
+        return None
+    return Reading(rank + suit, th.glyph)

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blurred_suits import suit_read_sharpened
+from vision.by_pips import read_by_pips, suited_by_pips
 from vision.decks import BLACK_SUITS, FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
@@ -35,7 +36,6 @@ from vision.face import (
     SUIT_COLS,
     Blobs,
     Field,
-    an_aces_face,
     blobs_of,
     counted_rank,
     face_shows,
@@ -56,8 +56,8 @@ from vision.glyphs import (
     shipped_model,
 )
 from vision.index import (
+    INDEX_INSET,
     LEVELS,
-    MARGIN,
     Candidate,
     CornerInk,
     candidates_across,
@@ -69,10 +69,14 @@ from vision.index import (
     parted,
 )
 from vision.one_corner import one_corner_backed
-from vision.pips import layout_rank, pip_sized
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
-from vision.small_courts import court_over_numbers, index_seconded, load_models
+from vision.small_courts import (
+    court_in_every_cut,
+    court_over_numbers,
+    index_seconded,
+    load_models,
+)
 from vision.thresholds import Thresholds
 
 Image = NDArray[np.uint8]
@@ -259,80 +263,6 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     return court()
 
 
-def _read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                  both_corners: bool, small: bool = False,
-                  whole: Callable[[], Blobs] | None = None) -> Reading | None:
-    """A number card named by its pips alone where its index could not be read: blobs one
-    size and shape, as many as the rank (two, each named the suit alone and both together,
-    on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
-    no other pip-sized blob), laid out as that rank's, of one suit together
-    (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face, no
-    corner leaning to another rank (where ``both_corners`` must read, reading another card
-    clear of the outline: read a quarter round, an oblique card's index is stretched, a 3
-    read as a 7 surely, or cut, a 3H as a 9H; a ``small`` card's not at all) or suit (where
-    ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
-    read as a 3 surely, spades as clubs), its pips many times larger; they name it where
-    its corners disagree too (not where both read one card and the pips another)."""
-    field = face()
-    if small and _an_ace_by_its_face(field, readings, th):
-        return Reading(f"A{field.suit}", th.glyph)
-    suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
-    two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (small or (
-        whole is not None and pip_sized([a for _, a in whole().patches]) == 2))
-    if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
-            field.suit not in (None, suit)):
-        return None
-    rank = layout_rank(field.where)
-    if rank is None or rank != counted_rank(field):
-        return None
-    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
-                             and (not both_corners or (r.suit_p >= th.rival
-                                                       and r.inset >= INDEX_INSET)))
-                            or (r.suit != suit and r.suit_p >= th.rival
-                                and (two or not both_corners)))
-           for r in readings):
-        return None
-    return Reading(rank + suit, th.glyph)
-
-
-def _an_ace_by_its_face(field: Field, readings: list[CornerReading], th: Thresholds) -> bool:
-    """Whether a small card's face is an ace's of the suit its one pip is named: that pip
-    alone, in the middle, clear of glare; a corner reads its suit, none another (a small
-    ace's blotted A reads as a 5 or an 8, surely; no number card's face is one pip)."""
-    return field.suit is not None and field.pips == 1 and not (
-        field.others or field.picture or field.washed) and an_aces_face(field) and any(
-        r.suit == field.suit and r.colour_ok and r.suit_p >= th.glyph for r in readings
-        ) and not any(r.suit != field.suit and r.colour_ok and r.suit_p >= th.rival
-                      for r in readings)
-
-
-def _suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
-                    th: Thresholds) -> Reading | None:
-    """A card whose two corners read one rank but not one suit (spades and clubs a few
-    pixels high, or blurred, look alike), its suit told by its pips, which are many times
-    its index: the suit they are nearly all of (or make together), and one that a corner
-    reads in ink of its colour. Not on a card over or under another (another card's pips
-    may lie on its face). Nothing away from the corners may deny the card; a number
-    card's pips must count its rank, and a court must show a picture.
-    """
-    if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
-            r.rank_p < th.agreeing_glyph for r in readings):
-        return None
-    rank = readings[0].rank
-    if rank in COURTS and any(r.rank_p < th.glyph for r in readings):
-        return None  # a court's letter, a blot, leans to another court easily
-    field = face()
-    if not face_shows(rank, field) or (
-            None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
-        return None
-    suit = field.suit or field.pooled_suit
-    if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
-                               for r in readings) or field_denies(
-            rank, field, suit=suit, both_corners=True):
-        return None
-    return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
-
-
 _OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
                             Refusal.SUIT_UNCLEAR, Refusal.INDEX_NOT_FOUND})
 """Refusals after which a small card's two indices are read laid over each other."""
@@ -413,7 +343,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     look the shorter ones: the card is then dewarped a quarter-turn round, its indices at
     the other two corners. When the card does not read as it is, it is read turned a
     quarter round too, and named only when both corners read clearly and alike, by its
-    pips (:func:`_read_by_pips`), or faint, as :func:`_read_faintly` names a card.
+    pips (:func:`vision.by_pips.read_by_pips`), or faint, as :func:`_read_faintly` names a card.
 
     ``card_px``, the card's width in the camera's pixels where known: a small card's
     index is a few pixels across, and one corner alone is then not enough.
@@ -432,7 +362,9 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     upright = _identify(card, th, looks, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
     if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
-        laid = _read_overlaid(card, th, looks)
+        cuts = looks.corners(small=True, across=False, faint=False)[1]
+        laid = _read_overlaid(card, th, looks) or (court_in_every_cut(
+            looks.fields(None), _readings(cuts, th, small=True), th) if cuts else None)
         if laid is not None:
             return laid
     upright = _read_faintly(upright, card, th, small, overlapped, looks)
@@ -509,9 +441,9 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
     whole = None if looks.hidden else partial(looks.blobs, (0, 0))
-    pips = (partial(_read_by_pips, face, readings, th, both_corners, small, whole)
+    pips = (partial(read_by_pips, face, readings, th, both_corners, small, whole)
             if by_pips and not overlapped else lambda: None)
-    suited = partial(_suited_by_pips, face, readings, th) if not overlapped else lambda: None
+    suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
         if corners_washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)
@@ -584,13 +516,6 @@ large as the pips or larger: the blurred pips' suit together (:attr:`Field.poole
 is then no clearer than the index's. Indices read surely in the held-out designs reach
 40-79 px or 100-129 px; an ornamental 3S and 9S lit unevenly, read surely in both
 corners, were refused, their small pips pooled as clubs."""
-
-INDEX_INSET = MARGIN + 2
-"""Least distance (canonical pixels) of both corners' glyphs from the card's edges for
-their reading to be beyond doubt (:func:`_beyond_doubt`). An outline a few pixels inside
-a card cuts each corner's index alike: an 8 so cut read as a 3 in both, surely, its
-glyphs at the blank margin; glyphs of cards read right lay mostly 6-13 px in."""
-
 
 def _beyond_doubt(read: list[CornerReading], th: Thresholds) -> bool:
     """Whether two corners read one card so surely, each clear of the card's edges, that a

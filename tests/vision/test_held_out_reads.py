@@ -33,6 +33,10 @@ BLURRED_BLACK_CARDS = (("lighting", 77004, "KS"),)
 :data:`vision.blurred_suits.TOO_BLURRED` (every such card was left unnamed), its suit one
 the blurred-suit classifier is sure of."""
 
+SMALL_COURTS_IN_EVERY_CUT = (("small", 78003, "JS"), ("small", 78012, "QD"))
+"""Small courts (about 55 px wide) whose letter each corner reads surely in one cut of its
+ink, another cut reading a number better (:func:`vision.small_courts.court_in_every_cut`)."""
+
 
 def _named_on(condition: str, seed: int, card: str) -> list[str | None]:
     """What the camera names over ``card`` in the scene (each detection centred on it)."""
@@ -62,10 +66,12 @@ def test_a_card_once_named_wrong_is_named_right_or_not_at_all(
 
 
 @pytest.mark.parametrize(("condition", "seed", "card"),
-                         LARGE_INDEX_CARDS + COURTS_UNDER_A_HAND + BLURRED_BLACK_CARDS)
+                         LARGE_INDEX_CARDS + COURTS_UNDER_A_HAND + BLURRED_BLACK_CARDS
+                         + SMALL_COURTS_IN_EVERY_CUT)
 def test_a_card_once_refused_is_named(condition: str, seed: int, card: str) -> None:
     # a large index read surely, not denied by small blurred pips; a court half under a
-    # hand, by its corner in view; a blurred black card by the blurred-suit classifier
+    # hand, by its corner in view; a blurred black card by the blurred-suit classifier; a
+    # small court by its letter in a cut of each corner
     assert card in _named_on(condition, seed, card)
 
 

@@ -24,6 +24,7 @@ import vision.pipeline as pipeline
 import vision.standard as standard
 from tests.vision.scripted import detector_finds
 from vision.bench import PUBLISHED, conditions_for
+from vision.by_pips import suited_by_pips
 from vision.decks import STANDARD
 from vision.designs import BENCH_DESIGNS, on_background, published_designs, published_face
 from vision.detect import CARD_H, CARD_W, FoundCard, dewarp, quad_iou
@@ -54,7 +55,6 @@ from vision.standard import (
     _best,
     _named_overlaid,
     _settled_by_field,
-    _suited_by_pips,
     identify_standard,
 )
 from vision.thresholds import Thresholds
@@ -954,19 +954,19 @@ def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
                 CornerReading("2", "S", 1.0, 1.0, True, 1)]
     spades = Field(1, 1, True, suit="S", alike=2, pooled_suit="S")
     th = Thresholds()
-    suited = _suited_by_pips(lambda: spades, readings, th)
+    suited = suited_by_pips(lambda: spades, readings, th)
     assert suited is not None and suited.card == "2S" and suited.score <= th.glyph
     # pips of a suit neither corner reads, or pips that do not count the rank, tell nothing
     hearts = Field(2, 0, False, suit="H", alike=2, pooled_suit="H")
-    assert _suited_by_pips(lambda: hearts, readings, th) is None
+    assert suited_by_pips(lambda: hearts, readings, th) is None
     three = Field(3, 0, False, suit="S", alike=3, pooled_suit="S")
-    assert _suited_by_pips(lambda: three, readings, th) is None
+    assert suited_by_pips(lambda: three, readings, th) is None
     # a court read as a number card: its picture's pieces count for no pips
     jack = [CornerReading("3", "C", 0.5, 0.9, True, 0), CornerReading("3", "S", 0.6, 0.5, True, 1)]
-    assert _suited_by_pips(lambda: Field(1, 3, True, suit="C"), jack, th) is None
+    assert suited_by_pips(lambda: Field(1, 3, True, suit="C"), jack, th) is None
     # corners that read two ranks are not settled here
     apart = [readings[0], CornerReading("3", "S", 1.0, 1.0, True, 1)]
-    assert _suited_by_pips(lambda: spades, apart, th) is None
+    assert suited_by_pips(lambda: spades, apart, th) is None
 
 
 def test_a_small_courts_picture_does_not_back_one_corner_the_other_contradicts() -> None:

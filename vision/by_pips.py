@@ -1,0 +1,98 @@
+"""A standard card named by what its face shows where its index does not read: its pips'
+count, layout and suit (:func:`read_by_pips`), or their suit where both corners read the
+rank but not the suit (:func:`suited_by_pips`). Pips never name a card against what its
+index reads clearly; a small card's index, a blot of a few pixels, is asked less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vision.face import (
+    COURTS,
+    Blobs,
+    Field,
+    an_aces_face,
+    counted_rank,
+    face_shows,
+    field_denies,
+)
+from vision.index import INDEX_INSET
+from vision.pips import layout_rank, pip_sized
+from vision.readings import CornerReading, Reading
+from vision.thresholds import Thresholds
+
+
+def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
+                 both_corners: bool, small: bool = False,
+                 whole: Callable[[], Blobs] | None = None) -> Reading | None:
+    """A number card named by its pips alone where its index could not be read: blobs one
+    size and shape, as many as the rank (two, each named the suit alone and both together,
+    on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
+    no other pip-sized blob), laid out as that rank's, of one suit together
+    (:attr:`Field.pooled_suit`, or most of them one by one), nothing else on the face, no
+    corner leaning to another rank (where ``both_corners`` must read, reading another card
+    clear of the outline: read a quarter round, an oblique card's index is stretched, a 3
+    read as a 7 surely, or cut, a 3H as a 9H; a ``small`` card's not at all) or suit (where
+    ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
+    read as a 3 surely, spades as clubs), its pips many times larger; they name it where
+    its corners disagree too (not where both read one card and the pips another). A small
+    ace, by its face (:func:`_an_ace_by_its_face`)."""
+    field = face()
+    if small and _an_ace_by_its_face(field, readings, th):
+        return Reading(f"A{field.suit}", th.glyph)
+    suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
+    two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (small or (
+        whole is not None and pip_sized([a for _, a in whole().patches]) == 2))
+    if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
+            field.suit not in (None, suit)):
+        return None
+    rank = layout_rank(field.where)
+    if rank is None or rank != counted_rank(field):
+        return None
+    if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
+                             and (not both_corners or (r.suit_p >= th.rival
+                                                       and r.inset >= INDEX_INSET)))
+                            or (r.suit != suit and r.suit_p >= th.rival
+                                and (two or not both_corners)))
+           for r in readings):
+        return None
+    return Reading(rank + suit, th.glyph)
+
+
+def _an_ace_by_its_face(field: Field, readings: list[CornerReading], th: Thresholds) -> bool:
+    """Whether a small card's face is an ace's of the suit its one pip is named: that pip
+    alone, in the middle, clear of glare; a corner reads its suit, none another (a small
+    ace's blotted A reads as a 5 or an 8, surely; no number card's face is one pip)."""
+    return field.suit is not None and field.pips == 1 and not (
+        field.others or field.picture or field.washed) and an_aces_face(field) and any(
+        r.suit == field.suit and r.colour_ok and r.suit_p >= th.glyph for r in readings
+        ) and not any(r.suit != field.suit and r.colour_ok and r.suit_p >= th.rival
+                      for r in readings)
+
+
+def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
+                   th: Thresholds) -> Reading | None:
+    """A card whose two corners read one rank but not one suit (spades and clubs a few
+    pixels high, or blurred, look alike), its suit told by its pips, which are many times
+    its index: the suit they are nearly all of (or make together), and one that a corner
+    reads in ink of its colour. Not on a card over or under another (another card's pips
+    may lie on its face). Nothing away from the corners may deny the card; a number
+    card's pips must count its rank, and a court must show a picture.
+    """
+    if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
+            r.rank_p < th.agreeing_glyph for r in readings):
+        return None
+    rank = readings[0].rank
+    if rank in COURTS and any(r.rank_p < th.glyph for r in readings):
+        return None  # a court's letter, a blot, leans to another court easily
+    field = face()
+    if not face_shows(rank, field) or (
+            None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
+        return None
+    suit = field.suit or field.pooled_suit
+    if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
+                               for r in readings) or field_denies(
+            rank, field, suit=suit, both_corners=True):
+        return None
+    return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
