@@ -209,9 +209,9 @@ def court_in_every_cut(field: Field, cuts: list[CornerReading], th: Thresholds,
     if len(letters[0]) != 1 or letters[0] != letters[1]:
         return None
     rank = next(iter(letters[0]))
-    suits = {r.suit for r in cuts
-             if r.rank == rank and r.colour_ok and r.suit_p >= th.glyph}
-    suit = next(iter(suits)) if len(suits) == 1 else None if suits else field.suit
-    if suit is None or field_denies(rank, field, suit=suit, both_corners=True):
+    suits = {r.suit for r in cuts if r.rank == rank and r.colour_ok and r.suit_p >= th.glyph}
+    suit = next(iter(suits), field.suit)
+    if len(suits) > 1 or suit is None or field_denies(rank, field, suit=suit,
+                                                      both_corners=True):
         return None
     return Reading(rank + suit, th.glyph)
