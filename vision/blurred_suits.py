@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from vision.decks import BLACK_SUITS
 from vision.face import COURTS
-from vision.glyphs import PRINTED_RANKS, RANK_COLUMNS, features_of, rank_of, shipped_model
+from vision.glyphs import features_of, rank_of
 from vision.index import Candidate
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
@@ -168,31 +168,29 @@ def shipped_blurred_suits() -> SmallGlyphModel:
     return SmallGlyphModel.load(BLURRED_SUITS_MODEL_PATH, BLACK_SUIT_NAMES)
 
 
-def blurred_suit_lead(looked: list[Candidate], rank: str, th: Thresholds,
-                      ) -> tuple[float, int] | None:
+def blurred_suit_lead(looked: list[tuple[Candidate, CornerReading]], rank: str,
+                      th: Thresholds) -> tuple[float, int] | None:
     """How much more the blurred-suit classifier scores a spade than a club (negative: a
     club), on average over the index corners of a card of ``rank`` (their candidates
-    ``looked``; each corner's black candidates whose rank glyph reads ``rank``, their scores
-    averaged), and how many corners that is; ``None`` where no corner reads ``rank`` or
-    one leans :data:`TORN` or more the other way.
+    ``looked``, each with what the reader read in it; each corner's black candidates whose
+    rank glyph reads ``rank``, their scores averaged), and how many corners that is;
+    ``None`` where no corner reads ``rank`` or one leans :data:`TORN` or more the other
+    way.
 
     >>> blurred_suit_lead([], "9", Thresholds()) is None
     True
     """
-    black = [c for c in looked if c.redness <= th.black]
+    # (the rank as printed, as the reader read it: not where a Cyrillic letter leans)
+    black = [(c, rank_of(r.letter)) for c, r in looked if c.redness <= th.black]
     if not black:
         return None
-    # (each candidate's rank and suit glyphs described in one pass, as the reader does)
-    features = features_of([glyph for c in black for glyph in (c.rank, c.suit)])
-    probs = shipped_model().predict(features[0::2])[:, RANK_COLUMNS]
-    read = [rank_of(PRINTED_RANKS[int(i)]) for i in np.argmax(probs, axis=1)]
-    scores = shipped_blurred_suits().scores_of(features[1::2])
+    scores = shipped_blurred_suits().scores_of(features_of([c.suit for c, _ in black]))
     spade_over_club = (scores[:, BLACK_SUIT_NAMES.index("S")]
                        - scores[:, BLACK_SUIT_NAMES.index("C")])
     leads = []
     for corner in (0, 1):  # (top-left and bottom-right, as vision.index cuts them)
-        mine = [lead for c, r, lead in zip(black, read, spade_over_club.tolist(), strict=True)
-                if r == rank and c.corner == corner]
+        mine = [lead for (c, read), lead in zip(black, spade_over_club.tolist(), strict=True)
+                if read == rank and c.corner == corner]
         if mine:
             leads.append(sum(mine) / len(mine))
     if not leads:
@@ -204,7 +202,7 @@ def blurred_suit_lead(looked: list[Candidate], rank: str, th: Thresholds,
 
 
 def black_suit_seen(named: Reading, card: Image, card_px: float,
-                    looked: Callable[[], list[Candidate]]) -> Reading:
+                    looked: Callable[[], list[tuple[Candidate, CornerReading]]]) -> Reading:
     """``named``, or unnamed for its suit where it is a spade or a club on a card
     ``card_px`` wide (image pixels, :data:`BLURRED_BELOW_PX` or less, not a small card,
     which is read its own way) whose both index corners blur :data:`TOO_BLURRED` or more,

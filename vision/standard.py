@@ -168,9 +168,9 @@ def _cut_off(window: CornerInk) -> list[list[Candidate]]:
 
 def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
                  across: bool = False, faint: bool = False,
-                 ) -> tuple[list[CornerReading], list[Candidate]]:
+                 ) -> tuple[list[CornerReading], list[tuple[Candidate, CornerReading]]]:
     """The best reading of each index corner of a canonical card (200 x 280 BGR), and
-    every candidate looked at.
+    every candidate looked at with what it read (a small card's seconded).
 
     The corners are cut into glyphs at the usual ink level first; the other levels are
     tried only in a corner that did not read clearly (most cards need one). A ``small``
@@ -184,16 +184,17 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
     paper = paper_colour(card)
     windows = {c: corner_ink(card, paper, c) for c in INDEX_CORNERS}
     by_corner: dict[int, list[CornerReading]] = {c: [] for c in INDEX_CORNERS}
-    looked: list[Candidate] = []
+    looked: list[tuple[Candidate, CornerReading]] = []
 
     def look(cuts: Callable[[CornerInk], list[list[Candidate]]]) -> None:
         """Read, in one batch, the candidates ``cuts`` finds in each corner still unclear."""
         batch = [cand for corner in INDEX_CORNERS if _unclear(by_corner[corner], th)
                  for found in cuts(windows[corner]) for cand in found]
         if batch:
-            for reading in _readings(batch, th, small):
+            readings = _readings(batch, th, small)
+            for reading in readings:
                 by_corner[reading.corner].append(reading)
-            looked.extend(batch)
+            looked.extend(zip(batch, readings, strict=True))
 
     for level in (*LEVELS, FAINT_LEVEL) if small or faint else LEVELS:
         look(partial(_at_level, level=level))
@@ -362,9 +363,9 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     upright = _identify(card, th, looks, both_corners=small or overlapped, small=small,
                         overlapped=overlapped)
     if upright.card is None and small and not overlapped and upright.reason in _OVERLAY_AFTER:
-        cuts = looks.corners(small=True, across=False, faint=False)[1]
-        laid = _read_overlaid(card, th, looks) or (court_in_every_cut(
-            looks.fields(None), _readings(cuts, th, small=True), th) if cuts else None)
+        cuts = [read for _, read in looks.corners(small=True, across=False, faint=False)[1]]
+        laid = _read_overlaid(card, th, looks) or (
+            court_in_every_cut(looks.fields(None), cuts, th) if cuts else None)
         if laid is not None:
             return laid
     upright = _read_faintly(upright, card, th, small, overlapped, looks)
@@ -383,7 +384,7 @@ class _Looks(NamedTuple):
     and checks of one card share them): :func:`read_corners` by its keyword flags,
     :func:`vision.face.blobs_of` and :func:`read_field` by how far the index reaches."""
 
-    corners: Callable[..., tuple[list[CornerReading], list[Candidate]]]
+    corners: Callable[..., tuple[list[CornerReading], list[tuple[Candidate, CornerReading]]]]
     fields: Callable[[tuple[int, int] | None], Field]
     blobs: Callable[[tuple[int, int] | None], Blobs]
     hidden: bool = False

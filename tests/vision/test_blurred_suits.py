@@ -111,7 +111,8 @@ def _suit_weighed(monkeypatch: pytest.MonkeyPatch, lead: float | None,
     about."""
     asked: list[str] = []
 
-    def weighed(looked: list[Candidate], rank: str, th: object) -> tuple[float, int] | None:
+    def weighed(looked: list[tuple[Candidate, CornerReading]], rank: str, th: object,
+                ) -> tuple[float, int] | None:
         asked.append(rank)
         return None if lead is None else (lead, corners)
 
