@@ -344,8 +344,7 @@ class FoundCard:
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
                                piles: bool = False, squares: bool = False,
-                               counts: PlaceTest | None = None,
-                               two_sides: bool = True) -> list[FoundCard]:
+                               counts: PlaceTest | None = None) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
@@ -357,8 +356,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     the table (a tile, a coaster, a board's cells), a card only if it reads (the
     visible part of a card under another is often square too: hence apart). With
     ``counts``, cards are guessed only on piles centred where it says cards count. With
-    ``piles`` and ``two_sides``, cards only two of whose sides show follow too, flagged
-    ``two_sided``.
+    ``piles``, cards only two of whose sides show follow too, flagged ``two_sided``.
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -420,8 +418,7 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     cards = found_cards(out, clustered, square, masks[0])
     if not piles:
         return cards
-    two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray,
-                                   settings) if two_sides else []
+    two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray, settings)
     return cards + [FoundCard(q, [], True, two_sided=True) for q in two_sided] + [
         FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
             gray, masks[0], open_outlines, cards, settings,
@@ -429,13 +426,12 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
 
 
 def find_cards_halved(image: Image, settings: DetectorSettings | None = None,
-                      counts: PlaceTest | None = None, two_sides: bool = True,
-                      ) -> list[FoundCard]:
-    """:func:`find_cards_with_alternates` (piles, squares and, with ``two_sides``,
-    two-sided cards looked for) on ``image`` shrunk to half its size, the cards in
-    ``image``'s pixels. A frame so blurred that its first look outlines nothing can show
-    its cards' sides halved: blur 2.5 px spreads a white card's 20 grey levels on a light
-    sheet below the edge thresholds, half as far at half the size.
+                      counts: PlaceTest | None = None) -> list[FoundCard]:
+    """:func:`find_cards_with_alternates` (piles, squares and two-sided cards looked for)
+    on ``image`` shrunk to half its size, the cards in ``image``'s pixels. A frame so
+    blurred that its first look outlines nothing can show its cards' sides halved: blur
+    2.5 px spreads a white card's 20 grey levels on a light sheet below the edge
+    thresholds, half as far at half the size.
 
     >>> find_cards_halved(np.zeros((120, 160, 3), np.uint8))
     []
@@ -447,7 +443,7 @@ def find_cards_halved(image: Image, settings: DetectorSettings | None = None,
     return [replace(found, quad=np.asarray(2 * found.quad, np.float32), alternates=[
         Outline(np.asarray(2 * a.contour, np.int32), np.asarray(2 * a.rough, np.float32))
         for a in found.alternates]) for found in find_cards_with_alternates(
-            halved, settings, piles=True, squares=True, counts=place, two_sides=two_sides)]
+            halved, settings, piles=True, squares=True, counts=place)]
 
 
 def _outlines(masks: list[Image], settings: DetectorSettings, squares: bool,

@@ -521,7 +521,7 @@ def test_a_blurred_card_that_no_outline_finds_is_found_at_half_size() -> None:
     image = _blurred_card_on_a_light_sheet("6D")
     card = np.array([[220, 90], [420, 90], [420, 370], [220, 370]], np.float32)
     # the blur spreads its sides' 18 grey levels below the edge thresholds ...
-    assert find_cards_with_alternates(image, piles=True, squares=True, two_sides=True) == []
+    assert find_cards_with_alternates(image, piles=True, squares=True) == []
     # ... half as far at half the size
     (found,) = find_cards_halved(image)
     assert quad_iou(found.quad, card) > 0.85

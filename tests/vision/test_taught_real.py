@@ -91,11 +91,12 @@ def test_a_deck_taught_from_one_photo_per_card_reads_real_scenes_of_it(
     right, _, wrong = _read(rec, scenes)
     total = sum(len(p.cards) for p in scenes)
     assert total == 26
-    # this version: 24 right, 2 not found (white cards on white paper, never outlined);
-    # the ace on a pile, outlined with the edge of the card under it and so taken
-    # sideways, is read a quarter-turn round (bench/bench_taught_photos.py)
+    # this version: 25 right; the ace on a pile, outlined with the edge of the card under
+    # it and so taken sideways, is read a quarter-turn round; the white AC on white paper,
+    # two of whose sides alone cast a shadow, is guessed from them as the standard reader
+    # guesses it; the white AS so guessed is refused for glare (bench/bench_taught_photos.py)
     assert wrong == 0
-    assert right >= 0.85 * total
+    assert right >= 25
 
 
 def _webcam_pairs() -> list[list[Photo]]:
