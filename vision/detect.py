@@ -340,11 +340,15 @@ class FoundCard:
     two_sided: bool = False
     """Guessed from two of its sides, the others showing no edge
     (:func:`vision.second_look.cards_of_two_sides`): a card only if it reads."""
+    cut: bool = False
+    """Outlined where a frame's border cut it (:func:`vision.whole_frame.close_up`):
+    part of it, and of its pips, is out of view."""
 
 
 def find_cards_with_alternates(image: Image, settings: DetectorSettings | None = None,
                                piles: bool = False, squares: bool = False,
-                               counts: PlaceTest | None = None) -> list[FoundCard]:
+                               counts: PlaceTest | None = None,
+                               two_sides: bool = False) -> list[FoundCard]:
     """Like :func:`find_cards`, with each card's runner-up outlines: overlapping
     candidates that lost to it (on a light table, the brightness halo round a dark
     card can win over the card's own edge). A caller that cannot read a card
@@ -356,7 +360,8 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     the table (a tile, a coaster, a board's cells), a card only if it reads (the
     visible part of a card under another is often square too: hence apart). With
     ``counts``, cards are guessed only on piles centred where it says cards count. With
-    ``piles``, cards only two of whose sides show follow too, flagged ``two_sided``.
+    ``piles`` or ``two_sides``, cards only two of whose sides show follow too, flagged
+    ``two_sided`` (``two_sides`` alone: not the guesses on piles, which cost most).
 
     >>> find_cards_with_alternates(np.zeros((120, 160, 3), np.uint8))
     []
@@ -416,13 +421,13 @@ def find_cards_with_alternates(image: Image, settings: DetectorSettings | None =
     if settings.card_area is None:
         out = without_fragments(out)
     cards = found_cards(out, clustered, square, masks[0])
-    if not piles:
+    if not (piles or two_sides):
         return cards
     two_sided = cards_of_two_sides(open_outlines, [c.quad for c in cards], gray, settings)
-    return cards + [FoundCard(q, [], True, two_sided=True) for q in two_sided] + [
+    return cards + [FoundCard(q, [], True, two_sided=True) for q in two_sided] + ([
         FoundCard(q, [], True, guessed=True) for q in cards_on_piles(
             gray, masks[0], open_outlines, cards, settings,
-            image if image.ndim == 3 else None, counts)]
+            image if image.ndim == 3 else None, counts)] if piles else [])
 
 
 def find_cards_halved(image: Image, settings: DetectorSettings | None = None,

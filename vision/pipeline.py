@@ -42,7 +42,7 @@ from vision.sharpened import read_sharpened
 from vision.spread import row_top
 from vision.standard import identify_standard, read_corners
 from vision.thresholds import Thresholds
-from vision.whole_frame import frame_as_card
+from vision.whole_frame import close_up, frame_as_card
 
 Image = NDArray[np.uint8]
 
@@ -266,7 +266,7 @@ class Recognizer:
         return _face_up(_outcome(identify_standard(card)), card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
-                   retry: bool = True, own_sides: bool = False,
+                   retry: bool = True, own_sides: bool = False, cut: bool = False,
                    ) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
         part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
@@ -274,7 +274,8 @@ class Recognizer:
         guess at a card on a pile, whose outline lies on its sides' edges, in a card's
         proportions). ``own_sides``: ``quad`` lies on the card's own sides, found or guessed on
         a pile's (not a row's top card guessed from its strip): over or under others, its
-        other corner may be hidden (:func:`identify_standard`)."""
+        other corner may be hidden (:func:`identify_standard`). ``cut``: the frame cut the
+        card there, its pips too (as where ``quad`` runs out of ``image``)."""
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
@@ -282,7 +283,7 @@ class Recognizer:
             return self.read(dewarp(image, quad))
         card = dewarp(image, quad)
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry,
-                              hidden=cut_by_frame(quad, image.shape[1], image.shape[0]),
+                              hidden=cut or cut_by_frame(quad, image.shape[1], image.shape[0]),
                               own_sides=own_sides)
         if not retry:
             return _last_checks(r, card, side)
@@ -373,19 +374,14 @@ class Recognizer:
     def _detect(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """The cards found and read; where nothing was named, those of a second look at
         the frame halved (:func:`vision.detect.find_cards_halved`) beside the first look's
-        outlines that lie under none of its. Blur 2.5 px spreads a white card's edge on a
-        light table below the edge thresholds, and the first look outlines only print
-        inside the card, or nothing: the real photos blurred 2.5 px 164 -> 169 of 196 read,
-        1.5 px 185 -> 187, overexposed 179 -> 182, in haze 180 -> 181. A taught deck's too
-        (wmcnicho's webcam deck, taught from one photo a card, read in the other: blurred
-        2.5 px 40 -> 63 of 64, overexposed 52 -> 60, in haze 27 -> 53; an empty frame costs
-        it about 4 ms more). Where neither names anything, the frame itself may be one
-        standard card (:meth:`_frame_read`). Where the first look named cards but left an
-        outline round several unread (:func:`_cluster_unread`), the second look's cards
-        that lie under none named join them. A card guessed from two sides (a white card
-        on white paper, :func:`vision.second_look.cards_of_two_sides`) is read by a taught
-        deck too: guillex7's deck taught from one photo a card 24 -> 25 of 26 in its
-        scenes, none wrong."""
+        outlines that lie under none of its: blur 2.5 px spreads a white card's edge on a
+        light table below the edge thresholds (figures in docs/vision.md, taught decks'
+        too). Where neither names anything, the frame itself may be one standard card
+        (:meth:`_frame_read`), or hold one close up (:meth:`_close_up_read`). Where the
+        first look named cards but left an outline round several unread
+        (:func:`_cluster_unread`), the second look's cards that lie under none named join
+        them. Cards guessed from two sides (a white card on white paper) are read by a
+        taught deck too: guillex7's deck taught from one photo a card 24 -> 25 of 26."""
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts)
         first = self._read_found(image, counts, found) if found else []
@@ -398,26 +394,35 @@ class Recognizer:
             return named + [d for d in second
                             if not _overlaps_another(d.quad, [d.quad for d in named])]
         if not any(d.card is not None for d in second):
-            return self._frame_read(image, counts) or first or second
+            return (self._frame_read(image, counts) or self._close_up_read(image, counts)
+                    or first or second)
         return second + [d for d in first
                          if not _overlaps_another(d.quad, [d.quad for d in second])]
 
     def _frame_read(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
-        """The frame itself read as one standard card
-        (:func:`vision.whole_frame.frame_as_card`), as a list of that card named, or of
-        nothing. Not a taught deck's: the webcam deck taught from one photo a card, read in
-        the other cropped to the card, named 60 of 64 so, but a 7C and a 6C as spades, as
-        sure of them as of cards named right."""
+        """The frame itself read as one standard card (:func:`whole_frame.frame_as_card`),
+        as a list of it or of nothing. Not a taught deck's: the webcam deck's photos cropped
+        to the card named 60 of 64 so, but a 7C and a 6C as spades, as sure as of the rest."""
         quad = None if self.gallery is not None else frame_as_card(image)
-        if quad is None:
-            return []
-        q = portrait(quad)
-        if counts is not None and not counts(centre_of(q)):
+        q = None if quad is None else portrait(quad)
+        if q is None or (counts is not None and not counts(centre_of(q))):
             return []
         # both index corners must read it, as for a card over another: a card the frame
         # cut shows its index at one of the frame's corners at most
         card, score, _ = self._read_quad(image, q, overlapped=True)
         return [Detection(card, q, score, None)] if card is not None else []
+
+    def _close_up_read(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
+        """One standard card covering most of the frame, read in the frame laid in a border
+        (:func:`whole_frame.close_up`), as a list of it or of nothing. The real photos cropped
+        to their cards' boxes: 176 -> 191 of 196; cut 10-50 % more: 47 -> 98 of 392."""
+        look = None if self.gallery is not None else close_up(image, self.settings, counts)
+        if look is None or not look.cards:
+            return []
+        named = [d for d in self._read_found(look.framed, look.counts, look.cards)
+                 if d.card is not None]
+        one = [replace(d, quad=look.in_frame(d.quad)) for d in named]
+        return one if len(one) == 1 and look.filled_by(one[0].quad) else []
 
     def _read_found(self, image: Image, counts: PlaceTest | None, everything: list[FoundCard],
                     halved: bool = False) -> list[Detection]:
@@ -437,7 +442,8 @@ class Recognizer:
                 continue
             # a fallback below that names the card replaces the quad; one that does not
             # leaves the first quad's reason
-            card, score, reason = self._read_quad(image, q, found.overlapped, own_sides=True)
+            card, score, reason = self._read_quad(image, q, found.overlapped, own_sides=True,
+                                                  cut=found.cut)
             if (card is None and found.overlapped and self.gallery is None
                     and reason is Refusal.INDEX_NOT_FOUND and one_index_covered(
                         q, [f.quad for f in outlined if f is not found])):

@@ -436,14 +436,17 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                    small: bool = False, overlapped: bool = False, by_pips: bool = True,
                    faint: bool = False) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not an
-    overlapped one, where another card's pips may lie on its face)."""
+    overlapped one, where another card's pips may lie on its face, nor one partly out of
+    view, ``looks.hidden``)."""
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped)
-    whole = None if looks.hidden else partial(looks.blobs, (0, 0))
-    pips = (partial(read_by_pips, face, readings, th, both_corners, small, whole)
-            if by_pips and not overlapped else lambda: None)
+    # (the pips in view of a card partly out of view can be another rank's: a six cut
+    # across its middle shows a four's)
+    pips = (partial(read_by_pips, face, readings, th, both_corners, small,
+                    partial(looks.blobs, (0, 0)))
+            if by_pips and not overlapped and not looks.hidden else lambda: None)
     suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
         if corners_washed_out(card, th):

@@ -280,9 +280,13 @@ def test_a_card_two_of_whose_sides_alone_show_is_guessed_from_them() -> None:
     two_sided = [f for f in found if f.two_sided]
     card = np.array([[300, 200], [500, 200], [500, 480], [300, 480]], np.float32)
     assert len(two_sided) == 1 and quad_iou(two_sided[0].quad, card) > 0.9
-    # without its guesses at piles, a caller gets no guess from two sides either
+    # without its guesses at piles, a caller gets no guess from two sides either, unless
+    # it asks for those alone
     assert not any(f.two_sided for f in find_cards_with_alternates(
         _two_shadowed_sides(), DetectorSettings()))
+    alone = find_cards_with_alternates(_two_shadowed_sides(), DetectorSettings(),
+                                       two_sides=True)
+    assert [f.two_sided for f in alone] == [True] and not any(f.guessed for f in alone)
     # a guess from two sides is a card only if it reads: two lines on the paper are none
     assert Recognizer("standard").detect(_two_shadowed_sides()) == []
 
