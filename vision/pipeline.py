@@ -415,7 +415,7 @@ class Recognizer:
     def _close_up_read(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """One standard card covering most of the frame, read in the frame laid in a border
         (:func:`whole_frame.close_up`), as a list of it or of nothing. The real photos cropped
-        to their cards' boxes: 176 -> 191 of 196; cut 10-50 % more: 47 -> 98 of 392."""
+        to their cards' boxes: 176 -> 191 of 196; cut 10-50 % more: 47 -> 89 of 392."""
         look = None if self.gallery is not None else close_up(image, self.settings, counts)
         if look is None or not look.cards:
             return []

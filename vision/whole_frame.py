@@ -124,10 +124,10 @@ frame."""
 
 LEAST_SHARE = 0.5
 """Least share of the frame that the one card named in the close-up look covers. The real
-photos' cards cropped to their boxes and read so cover 0.54-0.95 of the crop; windows of
-rendered tables named only cards in them at this share, but at none two cards cut by the
-window's side, the pips in view miscounted (a 6C as a 4C) or a covered card's index read
-wrong (an AH)."""
+photos' cards cropped to their boxes and read so cover 0.54-0.95 of the crop. With no
+least share, windows of rendered tables cut across cards named two that were not there:
+a 6C cut by the window's side, its pips in view a four's, as a 4C, and an AH where a
+covered card's index showed; with it, none."""
 
 
 def may_fill_the_frame(settings: DetectorSettings, w: int, h: int) -> bool:
