@@ -218,7 +218,8 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
 
 
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
-                      th: Thresholds, overlapped: bool = False) -> Reading | None:
+                      th: Thresholds, overlapped: bool = False,
+                      plain: Callable[[], Field] | None = None) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
     few pixels), settled by what its face shows, with both corners in view:
 
@@ -228,7 +229,10 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
       picture, not pips; or as :func:`vision.small_courts.court_over_numbers` names one.
 
     Not on a card over or under another (``overlapped``) against a corner that reads
-    another rank clearly: its outline may cut it, the pips counted a part of them.
+    another rank clearly: its outline may cut it, the pips counted a part of them. Nor
+    where the face beyond the usual index corners (``plain``) shows more pips alike than
+    the rank: the ink read as an index reached over pips (a real oblique 10H stretched
+    square, its outline through the card, read 6H by a pip cut at the outline).
     """
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
@@ -240,7 +244,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
                  and r.colour_ok and r.rank_p >= th.field_settled_rank]
-        if agree:
+        if agree and not _more_pips(plain, rank):
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
     if counted is not None and not field.picture:
@@ -252,7 +256,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         # pips count a rank, not a suit: a corner leaning to another suit leaves it open
         if agree and len({r.card for r in agree}) == 1 and not any(
                 r.suit != agree[0].suit and r.colour_ok and r.suit_p >= th.leaning
-                for r in readings):
+                for r in readings) and not _more_pips(plain, counted):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]
@@ -262,6 +266,12 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                                        for r in readings)):
         return Reading(first.card, min(r.p for r in readings))
     return court()
+
+
+def _more_pips(plain: Callable[[], Field] | None, rank: str) -> bool:
+    """Whether the face ``plain`` gives shows more pips alike than number ``rank`` has."""
+    alike = None if plain is None or rank == "A" else plain().alike
+    return alike is not None and alike > int(rank)
 
 
 _OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
@@ -441,7 +451,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
-    settle = partial(_settled_by_field, face, readings, th, overlapped)
+    settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
     # (the pips in view of a card partly out of view can be another rank's: a six cut
     # across its middle shows a four's)
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,

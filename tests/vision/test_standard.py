@@ -947,6 +947,20 @@ def test_pips_do_not_settle_an_overlapped_card_against_a_corner_read_clearly() -
     assert _settled_by_field(lambda: six, readings, Thresholds(), overlapped=True) is None
 
 
+def test_pips_do_not_settle_a_card_whose_face_beyond_its_corners_shows_more() -> None:
+    # an outline through a 10 of hearts: one corner "reads" 6H (a pip cut at the outline),
+    # six pips lie beyond the ink read as indices, eight beyond the usual index corners
+    readings = [CornerReading("Q", "H", 0.01, 0.02, True, 0),
+                CornerReading("6", "H", 0.72, 0.85, True, 1)]
+    six = Field(6, 0, False, "H", alike=6)
+    assert _settled_by_field(lambda: six, readings, Thresholds()) is not None
+    eight = Field(8, 0, False, "H", alike=8)
+    assert _settled_by_field(lambda: six, readings, Thresholds(), plain=lambda: eight) is None
+    # as many as the rank beyond the corners: settled as before
+    settled = _settled_by_field(lambda: six, readings, Thresholds(), plain=lambda: six)
+    assert settled is not None and settled.card == "6H"
+
+
 def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
     # both corners of a small two read "2", one as spades and one as clubs: its two pips,
     # many times the index's suit, are spades (one by one, and pooled)
