@@ -24,8 +24,7 @@ from vision.thresholds import Thresholds
 
 
 def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                 both_corners: bool, small: bool = False,
-                 whole: Callable[[], Blobs] | None = None) -> Reading | None:
+                 both_corners: bool, small: bool, whole: Callable[[], Blobs]) -> Reading | None:
     """A number card named by its pips alone where its index could not be read: blobs one
     size and shape, as many as the rank (two, each named the suit alone and both together,
     on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
@@ -42,8 +41,8 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     if small and _an_ace_by_its_face(field, readings, th):
         return Reading(f"A{field.suit}", th.glyph)
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
-    two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (small or (
-        whole is not None and pip_sized([a for _, a in whole().patches]) == 2))
+    two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (
+        small or pip_sized([a for _, a in whole().patches]) == 2)
     if (field.alike or 0) < (2 if two else 3) or field.washed or suit is None or (
             field.suit not in (None, suit)):
         return None

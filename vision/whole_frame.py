@@ -208,7 +208,7 @@ def close_up(image: Image, settings: DetectorSettings, counts: PlaceTest | None)
         lambda point: counts(((point[0] - m) / scale, (point[1] - m) / scale)))
     # (no guesses on piles: a card filling the frame is no pile's, and they cost most)
     found = [f for f in find_cards_with_alternates(framed, settings, squares=True,
-                                                   counts=place, two_sides=True)
+                                                   two_sides=True)
              if fills_the_frame(f.quad - m, w, h)]
     return CloseUp(framed, m, scale, place, [
         replace(f, overlapped=True, cut=True) if _on_frame(f.quad - m, w, h) else f
