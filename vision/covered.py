@@ -101,6 +101,16 @@ often a quarter of a card (:data:`LEAST_SHOWN` is for a card under a pile)."""
 MOST_HIDDEN = 0.05
 """Most of that part that may lie under a card found: its index must show whole."""
 
+LEAST_WINDOW = (0.2, 0.3)
+"""The part of a card (fractions of its width and height) by its corner that must show
+for its index to be read where :data:`WINDOW` does not show whole: most decks' index
+lies in it, and the index read must then show whole itself (:func:`_index_shows`)."""
+
+INDEX_RIM = 10
+"""How far past the index read (canonical pixels of a card's 200 x 280) the card must
+show too where :data:`WINDOW` does not: an index cut by a card over it reaches no
+further than the blanking of that card (:data:`COVER_RIM`) and so is refused."""
+
 LEAST_SHOWN = 0.35
 """Least share of a card under others in view for it to be named: a corner of a card
 all but hidden is no card a player counts as on the table."""
@@ -174,8 +184,8 @@ def covered_cards(image: Image, cards: list[tuple[str | None, Quad]],
     for quad in candidates[:MAX_COVERED_READS]:
         if any(quad_iou(quad, c.quad) > 0.3 for c in out):
             continue
-        r = _index_at_corner(image, quad, found, th)
-        if r is not None and r.card not in named:
+        r = _index_at_corner(image, quad, found, th, window=None)
+        if r is not None and r.card not in named and _index_shows(quad, r, found):
             named.add(r.card)
             out.append(CoveredCard(r.card, quad, r.p))
     return out + _rows(image, named_quads, [c.quad for c in out], named, bare, regions, th)
@@ -409,15 +419,36 @@ def _card_at(corner: Corner,
     h, w = frame[:2]
     if window.min() < 0 or window[:, 0].max() >= w or window[:, 1].max() >= h:
         return None
-    if _overlaps_another(window, found, MOST_HIDDEN) or _shown(quad, found) < LEAST_SHOWN:
+    if _overlaps_another(_window(quad, LEAST_WINDOW), found, MOST_HIDDEN) or _shown(
+            quad, found) < LEAST_SHOWN:
         return None
     return quad
 
 
+def _index_shows(quad: Quad, reading: CornerReading, found: list[Quad]) -> bool:
+    """Whether the index ``reading`` read at ``quad``'s first corner shows whole: inside
+    :data:`WINDOW` where that shows, else as far as it reaches and :data:`INDEX_RIM`
+    beyond, under no card ``found`` (:data:`MOST_HIDDEN`).
+
+    >>> card = np.array([[0, 0], [200, 0], [200, 280], [0, 280]], np.float32)
+    >>> index = CornerReading("7", "C", 1.0, 1.0, True, 0, (40, 80))
+    >>> over = card + np.array([55, 0], np.float32)  # over the window, not the index
+    >>> _index_shows(card, index, [over]), _index_shows(card, index, [over - np.float32([10, 0])])
+    (True, False)
+    """
+    width, height = reading.extent
+    if width <= WINDOW[0] * CARD_W and height <= WINDOW[1] * CARD_H and not (
+            _overlaps_another(_window(quad, WINDOW), found, MOST_HIDDEN)):
+        return True
+    reach = ((width + INDEX_RIM) / CARD_W, (height + INDEX_RIM) / CARD_H)
+    return not _overlaps_another(_window(quad, reach), found, MOST_HIDDEN)
+
+
 def _index_at_corner(image: Image, quad: Quad, found: list[Quad], th: Thresholds,
-                     ) -> CornerReading | None:
+                     window: tuple[float, float] | None = WINDOW) -> CornerReading | None:
     """The reading of ``quad``'s first corner where it names a card surely, its colour
-    fitting its suit and its index inside :data:`WINDOW`. What lies under the cards
+    fitting its suit and its index inside ``window`` (fractions of the card's width and
+    height; ``None``: anywhere in the corner the reader looks at). What lies under the cards
     ``found`` is none of this card's print: it is blanked before reading (the corner of
     the card over it may touch its index)."""
     card = dewarp(image, quad)
@@ -434,7 +465,8 @@ def _index_at_corner(image: Image, quad: Quad, found: list[Quad], th: Thresholds
     r = next((r for r in readings if r.corner == 0), None)
     if r is None or not r.colour_ok or r.p < SURE:
         return None
-    if r.extent[0] > WINDOW[0] * CARD_W or r.extent[1] > WINDOW[1] * CARD_H:
+    if window is not None and (r.extent[0] > window[0] * CARD_W
+                               or r.extent[1] > window[1] * CARD_H):
         return None
     return r
 
