@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from vision.detect import _contains, _side_ratio
 from vision.face import COURTS, Field, counted_rank, field_denies
+from vision.index import INDEX_INSET
 from vision.readings import CornerReading, Reading
 from vision.small_courts import ENGLISH_COURTS
 from vision.thresholds import Thresholds
@@ -88,13 +89,15 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     (one will do, a hand over the rest, where no blobs of both colours show: an outline
     round three cards read as a QC, one club beside a picture, showed red and black);
     no glare on it (a real photo in haze: a guess on a pile read a 4S's index as a 10S's,
-    its face washed out). Only in an outline on the card's own sides (``own_sides`` in
+    its face washed out); the index read clear of the outline (:data:`INDEX_INSET`: a guess
+    on a printed cloth ran through a QC's index, its half Q read surely as a 10 beside the
+    two clubs by its picture). Only in an outline on the card's own sides (``own_sides`` in
     :func:`one_corner_backed`): a guess at the top card of a row from its strip may span
     two cards (a real photo tilted 35 deg: a 4D so guessed was named a 10D). The camera
     drops such a card where another outline, over or under nothing, names it too
     (:func:`twins_dropped`).
 
-    >>> nine = CornerReading("9", "H", 1.0, 1.0, True, 1)
+    >>> nine = CornerReading("9", "H", 1.0, 1.0, True, 1, inset=8)
     >>> blank = CornerReading("6", "H", 0.15, 0.0, False, 0)
     >>> hearts = Field(7, 0, False, "H", side_pips=6)
     >>> other_corner_hidden(nine, [blank], hearts, Thresholds())
@@ -107,7 +110,10 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     >>> cut = CornerReading("9", "H", 0.91, 1.0, True, 1)  # its rank not sure enough
     >>> other_corner_hidden(cut, [blank], hearts, Thresholds())
     False
-    >>> jack = CornerReading("J", "H", 1.0, 1.0, True, 1)
+    >>> at_the_outline = CornerReading("9", "H", 1.0, 1.0, True, 1, inset=2)
+    >>> other_corner_hidden(at_the_outline, [blank], hearts, Thresholds())
+    False
+    >>> jack = CornerReading("J", "H", 1.0, 1.0, True, 1, inset=8)
     >>> one_sign = Field(1, 3, True, "H")  # a hand over the rest of its face
     >>> other_corner_hidden(jack, [blank], one_sign, Thresholds())
     True
@@ -132,7 +138,7 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
             if only.rank in COURTS
             else not field.picture and field.others <= 1 and field.pips >= 2)
     return (unread and face and not field.washed and only.p >= th.single_corner
-            and only.rank_p >= th.hidden_corner
+            and only.rank_p >= th.hidden_corner and only.inset >= INDEX_INSET
             and only.colour_ok
             and field.suit == only.suit
             and field.pooled_suit in (None, only.suit)

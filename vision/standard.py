@@ -243,7 +243,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
         rank = str(field.pips)
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
-                 and r.colour_ok and r.rank_p >= th.field_settled_rank]
+                 and r.colour_ok and r.rank_p >= th.field_settled_rank
+                 and r.suit_p >= th.leaning]
         if agree and not _more_pips(plain, rank):
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
@@ -269,9 +270,10 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
 
 
 def _more_pips(plain: Callable[[], Field] | None, rank: str) -> bool:
-    """Whether the face ``plain`` gives shows more pips alike than number ``rank`` has."""
-    alike = None if plain is None or rank == "A" else plain().alike
-    return alike is not None and alike > int(rank)
+    """Whether the face ``plain`` gives shows more pips alike than number ``rank`` (an ace's
+    one, too) has."""
+    alike = None if plain is None or rank in COURTS else plain().alike
+    return alike is not None and alike > (1 if rank == "A" else int(rank))
 
 
 _OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
@@ -447,16 +449,25 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                    faint: bool = False) -> Reading:
     """``by_pips``: a card whose index does not read may be named by its pips (not an
     overlapped one, where another card's pips may lie on its face, nor one partly out of
-    view, ``looks.hidden``)."""
+    view, ``looks.hidden``), unless the face beyond the usual index corners shows more
+    pips alike than the rank so named (:func:`_more_pips`: the ink read as an index
+    reached over pips, and the pips counted beyond it are too few)."""
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
-    settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
-    # (the pips in view of a card partly out of view can be another rank's: a six cut
-    # across its middle shows a four's)
-    pips = (partial(read_by_pips, face, readings, th, both_corners, small,
-                    partial(looks.blobs, (0, 0)))
-            if by_pips and not overlapped and not looks.hidden else lambda: None)
+    beyond_corners = partial(fields, None)
+    settle = partial(_settled_by_field, face, readings, th, overlapped, beyond_corners)
+
+    def pips() -> Reading | None:
+        # (the pips in view of a card partly out of view can be another rank's: a six cut
+        # across its middle shows a four's)
+        if not by_pips or overlapped or looks.hidden:
+            return None
+        named = read_by_pips(face, readings, th, both_corners, small,
+                             partial(looks.blobs, (0, 0)))
+        return None if named is None or named.card is None or _more_pips(
+            beyond_corners, named.card[:-1]) else named
+
     suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
         if corners_washed_out(card, th):
@@ -513,6 +524,10 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return settle() or Reading(None, 0.0, reason)
+        if only.inset > LONE_INDEX_INSET:
+            # print far in from the card's edges, the other corner reading no card: the
+            # corner of a picture's frame, not the index beside it (a blurred QD as a 7S)
+            return settle() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
     # (a face that plainly shows the card two sure corners read could deny nothing)
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
@@ -523,6 +538,13 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
+
+LONE_INDEX_INSET = 26
+"""Furthest (canonical pixels) that the glyphs of an index read in one corner alone may lie
+in from the card's edges. Cards so named lay 4-23 px in (the rendered rows at seeds 98000
+and the real photos under four changes: 60 cards); a blurred queen of a held-out design on
+a real cork table was named 7S by the corner of its picture's frame, 32 px in, its own
+red index blurred faint."""
 
 LARGE_INDEX = 100
 """How far down a card (canonical pixels of its 280) a large index reaches, its suit as

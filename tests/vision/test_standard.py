@@ -961,6 +961,69 @@ def test_pips_do_not_settle_a_card_whose_face_beyond_its_corners_shows_more() ->
     assert settled is not None and settled.card == "6H"
 
 
+def test_pips_do_not_settle_a_card_whose_corner_reads_no_suit() -> None:
+    # an outline through a small 8 of spades on a busy cloth, its index cut off: a spade pip
+    # "reads" 6 surely in one corner, its suit none (a round-lobed blot); six pips lie in
+    # the outline. Named 6S before
+    readings = [CornerReading("6", "S", 1.0, 0.0, True, 0),
+                CornerReading("J", "D", 0.02, 0.0, True, 1)]
+    six = Field(6, 0, False, "S", alike=6)
+    assert _settled_by_field(lambda: six, readings, Thresholds()) is None
+    # a corner that reads the suit too, however faintly a small card's blot reads, settles
+    read = [replace(readings[0], suit_p=0.4), readings[1]]
+    settled = _settled_by_field(lambda: six, read, Thresholds())
+    assert settled is not None and settled.card == "6S"
+
+
+def test_one_corner_does_not_name_a_card_by_print_far_in_from_its_edges() -> None:
+    # a blurred queen of diamonds: its red index faint, the corner of its picture's frame
+    # 32 px in read as a 7 of spades surely; the other corner as a 7, no suit. Named 7S
+    # before
+    readings = [CornerReading("7", "S", 0.964, 0.989, True, 0, (62, 129), 32),
+                CornerReading("7", "S", 1.0, 0.001, True, 1, (66, 127), 31)]
+    picture = Field(3, 0, True)
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    th = Thresholds()
+    looks = _looks(readings, picture, picture)
+    assert standard._identify_once(card, th, looks).card is None
+    # an index where indices are printed, its face a seven's: named by it as before
+    index = [replace(readings[0], inset=10), readings[1]]
+    sevens = Field(7, 0, False, "S", alike=7)
+    assert standard._identify_once(card, th, _looks(index, sevens, sevens)).card == "7S"
+
+
+def _looks(readings: list[CornerReading], beyond_reach: Field, beyond_corners: Field,
+           ) -> standard._Looks:
+    """Stand-in looks at a card: its corners read ``readings``; its face shows
+    ``beyond_reach`` beyond the ink read as indices, ``beyond_corners`` beyond the usual
+    index corners (asked with no reach)."""
+    def fields(reach: tuple[int, int] | None) -> Field:
+        return beyond_corners if reach is None else beyond_reach
+
+    def blobs(reach: tuple[int, int] | None) -> face.Blobs:
+        raise AssertionError("the face's blobs are not asked for here")
+    return standard._Looks(lambda **_: (readings, []), fields, blobs)
+
+
+def test_pips_do_not_name_a_small_ace_whose_face_beyond_its_corners_shows_more() -> None:
+    # a small 9 of hearts whose blotted corners read 9 faintly, the ink read as their
+    # index reaching over the pips beside it: beyond that ink one pip is left in the
+    # middle, an ace's face; beyond the usual index corners seven pips. Named AH before
+    readings = [CornerReading("9", "H", 0.08, 1.0, True, 0, (66, 128)),
+                CornerReading("9", "H", 0.43, 0.96, True, 1, (64, 131))]
+    middle = Field(1, 0, False, "H", alike=1, where=((0.5, 0.47),))
+    seven = Field(7, 0, False, "H", alike=7)
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    th = Thresholds()
+    named = standard._identify_once(card, th, _looks(readings, middle, seven),
+                                    both_corners=True, small=True)
+    assert named.card is None
+    # a small ace's face beyond the usual corners is that one pip: named by it as before
+    ace = standard._identify_once(card, th, _looks(readings, middle, middle),
+                                  both_corners=True, small=True)
+    assert ace.card == "AH"
+
+
 def test_a_small_cards_pips_tell_the_suit_its_two_corners_disagree_on() -> None:
     # both corners of a small two read "2", one as spades and one as clubs: its two pips,
     # many times the index's suit, are spades (one by one, and pooled)
