@@ -38,6 +38,7 @@ pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json tests/browser/js
 	sh scripts/ensure-chromium.sh
 	sh scripts/ensure-webkit.sh
 	sh scripts/ensure-card-designs.sh
+	sh scripts/ensure-table-surfaces.sh
 	$(BIN)/pytest
 
 # axe-core, injected into the dashboard pages by the browser tests.

@@ -16,7 +16,7 @@ class Conditions:
     designs: tuple[int, ...] = TEST_DESIGNS
     rotation: float = 360.0  # cards are rotated by up to +- rotation / 2 degrees (360: free)
     tilt: float = 0.0  # camera tilt up to this many degrees
-    table: str = "any"  # dark, wood, light or any
+    table: str = "any"  # dark, wood, light, any, or "surface:" a real one (vision.real_tables)
     card_width: tuple[float, float] = (95.0, 135.0)
     gradient: bool = False
     glare: bool = False

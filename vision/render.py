@@ -53,6 +53,7 @@ from vision.card_faces import (
 )
 from vision.conditions import CONDITIONS, Conditions, with_deck
 from vision.decks import deck_ids
+from vision.real_tables import SURFACE, table_of
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ def camera_homography(tilt: float, azimuth: float, size: tuple[int, int],
 
 def _table_texture(kind: str, size: tuple[int, int], rng: random.Random) -> Image:
     w, h = size
+    if kind.startswith(SURFACE):  # a real surface's photograph (vision.real_tables)
+        return table_of(kind[len(SURFACE):], size, rng.uniform(1.0, 2.5))
     nrng = np.random.default_rng(rng.randrange(1 << 30))
     if kind == "wood":
         base = np.array([rng.uniform(30, 60), rng.uniform(60, 100), rng.uniform(100, 150)])
