@@ -89,11 +89,13 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     (one will do, a hand over the rest, where no blobs of both colours show: an outline
     round three cards read as a QC, one club beside a picture, showed red and black);
     no glare on it (a real photo in haze: a guess on a pile read a 4S's index as a 10S's,
-    its face washed out); the index read clear of the outline (:data:`INDEX_INSET`: a guess
-    on a printed cloth ran through a QC's index, its half Q read surely as a 10 beside the
-    two clubs by its picture). Only in an outline on the card's own sides (``own_sides`` in
-    :func:`one_corner_backed`): a guess at the top card of a row from its strip may span
-    two cards (a real photo tilted 35 deg: a 4D so guessed was named a 10D). The camera
+    its face washed out); a number card's index read clear of the outline
+    (:data:`INDEX_INSET`: a guess on a printed cloth ran through a QC's index, its half Q
+    read surely as a 10 beside the two clubs by its picture; a court's must show a picture
+    too, and courts cut close by a window's side were read right so). Only in an outline
+    on the card's own sides (``own_sides`` in :func:`one_corner_backed`): a guess at the
+    top card of a row from its strip may span two cards (a real photo tilted 35 deg: a 4D
+    so guessed was named a 10D). The camera
     drops such a card where another outline, over or under nothing, names it too
     (:func:`twins_dropped`).
 
@@ -117,6 +119,9 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     >>> one_sign = Field(1, 3, True, "H")  # a hand over the rest of its face
     >>> other_corner_hidden(jack, [blank], one_sign, Thresholds())
     True
+    >>> from dataclasses import replace  # a court's picture backs an index at the outline
+    >>> other_corner_hidden(replace(jack, inset=2), [blank], one_sign, Thresholds())
+    True
     >>> two_cards = Field(1, 3, True, "H", both_colours=True)
     >>> other_corner_hidden(jack, [blank], two_cards, Thresholds())
     False
@@ -138,7 +143,8 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
             if only.rank in COURTS
             else not field.picture and field.others <= 1 and field.pips >= 2)
     return (unread and face and not field.washed and only.p >= th.single_corner
-            and only.rank_p >= th.hidden_corner and only.inset >= INDEX_INSET
+            and only.rank_p >= th.hidden_corner
+            and (only.inset >= INDEX_INSET or only.rank in COURTS)
             and only.colour_ok
             and field.suit == only.suit
             and field.pooled_suit in (None, only.suit)
