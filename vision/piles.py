@@ -41,6 +41,12 @@ PILE_SIZE = 1.3
 MAX_PILES = 3
 """Most piles looked at in one frame (largest first; bounds a cluttered frame's time)."""
 
+MOST_OF_THE_FRAME = 0.5
+"""Largest share of the frame a pile's bounding box may cover: larger, it is the table's own
+texture run into the cards' outlines, no pile. On photographs of real table surfaces
+(:mod:`vision.real_tables`) such "piles" spanned 27-53 cards' areas, the whole frame, and
+their straight segments cost 60-160 ms a frame; our overlapping scenes' piles span 2-11."""
+
 MAX_SEGMENTS = 60
 """Most straight segments (longest first) taken from one pile."""
 
@@ -228,8 +234,8 @@ def _regions(piles: list[NDArray[np.int32]], cards: list[FoundCard], card: float
     for (x, y, bw, bh), pile in boxes:
         if len(out) == MAX_PILES or bw * bh < PILE_SIZE * card:
             break
-        if min(bw, bh) < narrowest:
-            continue  # a streak of the table's grain, a shadow along a card
+        if min(bw, bh) < narrowest or bw * bh > MOST_OF_THE_FRAME * size[0] * size[1]:
+            continue  # a streak of the table's grain, a shadow along a card; the grain whole
         if counts is not None and not counts((x + bw / 2, y + bh / 2)):
             continue  # off the play area: a calibration marker's white square
         box = (max(x - 4, 0), max(y - 4, 0), min(x + bw + 4, size[0]), min(y + bh + 4, size[1]))

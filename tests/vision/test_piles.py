@@ -20,7 +20,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.enrolled import Gallery
-from vision.piles import _cards_at, _corners, _with_colour_edges
+from vision.piles import _cards_at, _corners, _regions, _with_colour_edges
 from vision.pipeline import Recognizer
 from vision.render import CONDITIONS, render_card, render_scene, with_deck
 
@@ -104,6 +104,20 @@ def test_the_top_card_of_a_pile_of_cards_of_its_white_is_read(seed: int, card: s
     named = [d for d in Recognizer("standard").detect(scene.image) if d.card is not None]
     assert any(d.card == card and quad_iou(d.quad, top.quad) > 0.9 for d in named)
     assert {d.card for d in named} <= {t.card for t in scene.cards}
+
+
+def test_an_outline_over_most_of_the_frame_is_the_tables_texture_not_a_pile() -> None:
+    # a real cloth's or wood's texture runs into the cards' outlines: one "pile" over the
+    # whole frame, whose straight segments cost 60-160 ms a frame; a pile of three is one
+    card = 120.0 * 170.0
+
+    def box(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        return np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.int32)
+    pile = box(400, 200, 700, 420)
+    assert _regions([pile], [], card, (1280, 720)) == [(396, 196, 705, 425)]
+    assert _regions([box(5, 5, 1270, 710)], [], card, (1280, 720)) == []
+    assert _regions([box(5, 5, 1270, 710), pile], [], card, (1280, 720)) == [
+        (396, 196, 705, 425)]
 
 
 def test_segments_that_do_not_meet_at_an_end_make_no_corner() -> None:
