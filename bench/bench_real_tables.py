@@ -1,6 +1,7 @@
-"""Print how the standard reader reads the published designs on real table surfaces.
+"""Print how the camera reads the published designs on real table surfaces.
 
     python bench/bench_real_tables.py [--scenes N] [--seed S] [--conditions a,b] [--cards]
+                                      [--deck published-taught]
 
 The renderer's own tables are drawn by this project; these are photographs of real
 surfaces (GIMP's patterns: burlap, a printed cloth, leather, paper, cork, wood, parquet,
@@ -10,7 +11,9 @@ benchmark's conditions. Each condition is scored over every surface (``--scenes`
 scenes each) as ``bench/bench_vision.py`` scores a row: cards in view, found, read right,
 unknown by reason, wrong, phantoms, CPU ms per 1280 x 720 frame on one core. Then each
 surface's share read right, condition by condition. ``--cards`` lists every card in view
-not read right. One line saying why where the surfaces or the designs are absent.
+not read right. ``--deck published-taught``: the first held-out design's 24 cards taught
+from their faces (as ``bench/bench_vision.py``'s row of that name) instead of the standard
+reader. One line saying why where the surfaces or the designs are absent.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from vision.bench import (
     PUBLISHED,
+    TAUGHT_PUBLISHED,
     VISIBLE,
     Tally,
     _owner,
@@ -53,6 +57,8 @@ def main() -> int:
     parser.add_argument("--conditions", default=",".join(CONDITIONS))
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--cards", action="store_true", help="list the cards not read right")
+    parser.add_argument("--deck", default=PUBLISHED, choices=(PUBLISHED, TAUGHT_PUBLISHED),
+                        help="the standard reader, or a held-out design taught from its faces")
     args = parser.parse_args()
     surfaces = installed_surfaces()
     if not surfaces:
@@ -62,15 +68,15 @@ def main() -> int:
         print("skipped: no published deck design installed (scripts/ensure-card-designs.sh)")
         return 0
     cv2.setNumThreads(1)  # one core, as on the Pi
-    rec = recognizer_for(PUBLISHED)
-    rec.detect(render_scene(conditions_for(PUBLISHED, "upright"), 999_999).image)  # warm up
+    rec = recognizer_for(args.deck)
+    rec.detect(render_scene(conditions_for(args.deck, "upright"), 999_999).image)  # warm up
     rows: list[tuple[str, str, Tally]] = []
     by_surface: dict[tuple[str, str], Tally] = {}
     misses: list[str] = []
     for name in args.conditions.split(","):
         pooled = Tally()
         for surface in surfaces:
-            cond = replace(conditions_for(PUBLISHED, name), table=SURFACE + surface)
+            cond = replace(conditions_for(args.deck, name), table=SURFACE + surface)
             alone = by_surface.setdefault((surface, name), Tally())
             for k in range(args.scenes):
                 scene = render_scene(cond, args.seed + k)
@@ -79,7 +85,7 @@ def main() -> int:
                 alone.add(scene, dets, wall, cpu)
                 if args.cards:
                     misses += _misses(f"{name} {surface} {args.seed + k}", scene, dets)
-        rows.append(("real tables", name, pooled))
+        rows.append((f"{args.deck} on real", name, pooled))
     print(report(rows))
     print()
     names = args.conditions.split(",")
