@@ -447,27 +447,17 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
                    small: bool = False, overlapped: bool = False, by_pips: bool = True,
                    faint: bool = False) -> Reading:
-    """``by_pips``: a card whose index does not read may be named by its pips (not an
-    overlapped one, where another card's pips may lie on its face, nor one partly out of
-    view, ``looks.hidden``), unless the face beyond the usual index corners shows more
-    pips alike than the rank so named (:func:`_more_pips`: the ink read as an index
-    reached over pips, and the pips counted beyond it are too few)."""
+    """``by_pips``: a card whose index does not read may be named by its pips
+    (:func:`_named_by_pips`; not an overlapped one, where another card's pips may lie on
+    its face, nor one partly out of view, ``looks.hidden``)."""
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
-    beyond_corners = partial(fields, None)
-    settle = partial(_settled_by_field, face, readings, th, overlapped, beyond_corners)
-
-    def pips() -> Reading | None:
-        # (the pips in view of a card partly out of view can be another rank's: a six cut
-        # across its middle shows a four's)
-        if not by_pips or overlapped or looks.hidden:
-            return None
-        named = read_by_pips(face, readings, th, both_corners, small,
-                             partial(looks.blobs, (0, 0)))
-        return None if named is None or named.card is None or _more_pips(
-            beyond_corners, named.card[:-1]) else named
-
+    settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
+    # (the pips in view of a card partly out of view can be another rank's: a six cut
+    # across its middle shows a four's)
+    pips = (partial(_named_by_pips, face, readings, th, both_corners, small, looks)
+            if by_pips and not overlapped and not looks.hidden else lambda: None)
     suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
         if corners_washed_out(card, th):
@@ -537,6 +527,17 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                                   large_index=all(r.extent[1] >= LARGE_INDEX for r in read)):
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
+
+
+def _named_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
+                   both_corners: bool, small: bool, looks: _Looks) -> Reading | None:
+    """The card its pips name (:func:`vision.by_pips.read_by_pips`), unless the face beyond
+    the usual index corners shows more pips alike than its rank (:func:`_more_pips`: the
+    ink read as an index reached over pips, and too few are counted beyond it; a small 9H
+    on wood, one pip left in the middle, was named AH by its "ace's face")."""
+    named = read_by_pips(face, readings, th, both_corners, small, partial(looks.blobs, (0, 0)))
+    return None if named is None or named.card is None or _more_pips(
+        partial(looks.fields, None), named.card[:-1]) else named
 
 
 LONE_INDEX_INSET = 26
