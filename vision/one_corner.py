@@ -95,9 +95,8 @@ def other_corner_hidden(only: CornerReading, other: list[CornerReading], field: 
     too, and courts cut close by a window's side were read right so). Only in an outline
     on the card's own sides (``own_sides`` in :func:`one_corner_backed`): a guess at the
     top card of a row from its strip may span two cards (a real photo tilted 35 deg: a 4D
-    so guessed was named a 10D). The camera
-    drops such a card where another outline, over or under nothing, names it too
-    (:func:`twins_dropped`).
+    so guessed was named a 10D). The camera drops such a card where another outline, over
+    or under nothing, names it too (:func:`twins_dropped`).
 
     >>> nine = CornerReading("9", "H", 1.0, 1.0, True, 1, inset=8)
     >>> blank = CornerReading("6", "H", 0.15, 0.0, False, 0)

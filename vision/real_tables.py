@@ -79,6 +79,9 @@ def read_pattern(data: bytes) -> Image:
     if data[20:24] != MAGIC or version != 1:
         raise PatternError(f"not a GIMP pattern of version 1 (magic {data[20:24]!r}, "
                            f"version {version}); expected {MAGIC!r}, version 1")
+    if not 24 <= size <= len(data):
+        raise PatternError(f"the pattern's header says it is {size} bytes long: expected "
+                           f"24 bytes or more, within the file's {len(data)}")
     if depth not in (1, 2, 3, 4) or width < 1 or height < 1:
         raise PatternError(f"a pattern of {width} x {height} pixels, {depth} bytes each: "
                            "expected 1 to 4 bytes a pixel and at least one pixel")

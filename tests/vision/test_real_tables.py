@@ -41,6 +41,8 @@ def test_a_pattern_that_is_not_one_is_refused_saying_what_was_expected() -> None
         read_pattern(_header(4, 4, 7) + bytes(112))
     with pytest.raises(PatternError, match="expected b'GPAT'"):
         read_pattern(_header(4, 4, 3, b"GIMP") + bytes(48))
+    with pytest.raises(PatternError, match="says it is 10 bytes long"):
+        read_pattern(struct.pack(">5I", 10, 1, 4, 4, 3) + MAGIC + bytes(48))
     with pytest.raises(PatternError, match="expected one of burlap"):
         surface("carpet")
 
