@@ -384,11 +384,14 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
         return upright
     turned_card = quarter_turned(card)
-    looks = _looks_of(turned_card, th, hidden)
-    turned = _identify(turned_card, th, looks, both_corners=True)
+    turned_looks = _looks_of(turned_card, th, hidden)
+    turned = _identify(turned_card, th, turned_looks, both_corners=True)
     # (the read before asked the pips: read faintly, the index alone is asked again)
-    turned = _read_faintly(turned, turned_card, th, small, overlapped, looks, by_pips=False)
-    return turned if turned.card is not None else upright
+    turned = _read_faintly(turned, turned_card, th, small, overlapped, turned_looks,
+                           by_pips=False)
+    if turned.card is None or _face_denies(turned.card, looks.fields(None)):
+        return upright
+    return turned
 
 
 class _Looks(NamedTuple):
@@ -538,6 +541,23 @@ def _named_by_pips(face: Callable[[], Field], readings: list[CornerReading], th:
     named = read_by_pips(face, readings, th, both_corners, small, partial(looks.blobs, (0, 0)))
     return None if named is None or named.card is None or _more_pips(
         partial(looks.fields, None), named.card[:-1]) else named
+
+
+def _face_denies(card: str, face: Field) -> bool:
+    """Whether ``face`` (the card as first dewarped, beyond the usual index corners) shows
+    more pips alike than ``card``'s rank, or two or more pips clearly of another suit: a
+    card read a quarter round must not, its pips' count and suit the same either way (a
+    10H whose outline cut its index was named 6D so, ten hearts plain upright).
+
+    >>> tens = Field(10, 0, False, "H", alike=10)
+    >>> _face_denies("6D", tens), _face_denies("6H", tens), _face_denies("10H", tens)
+    (True, True, False)
+    >>> _face_denies("10D", tens), _face_denies("KD", Field(2, 0, True, "D"))
+    (True, False)
+    """
+    suit = face.suit or face.pooled_suit
+    return _more_pips(lambda: face, card[:-1]) or (
+        suit is not None and face.pips >= 2 and suit != card[-1])
 
 
 LONE_INDEX_INSET = 26
