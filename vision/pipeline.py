@@ -314,18 +314,19 @@ class Recognizer:
     def _pushed_out(self, image: Image, quad: NDArray[np.float32], side: float,
                     ) -> Reading | None:
         """An overlapped card read again larger, then with one side at a time pushed
-        outwards (both corners must then agree, as for any overlapped card), never a
-        quarter round: a pushed side is a guess already (read turned, a nine's index and
-        a seven's pips under such an outline named a king of diamonds not on the table)."""
+        outwards, both corners reading it (not one beside pips that a side pushed wrong may
+        cut short: a small 10H on pine, its bottom row cut, named 8H), never a quarter
+        round (read turned, a nine's index and a seven's pips named a KD not there)."""
         tries = [grown(quad, SIDE_PUSHES[0])] + [
             pushed(quad, which, amount) for amount in SIDE_PUSHES for which in range(4)]
         for moved in tries:
-            if not inside(moved, image):
-                continue
-            again = identify_standard(dewarp(image, moved), card_px=side, overlapped=True,
-                                      may_turn=False)
-            if again.card is not None:
-                return again
+            if inside(moved, image):
+                seen = dewarp(image, moved)
+                again = identify_standard(seen, card_px=side, overlapped=True, may_turn=False)
+                small = side < Thresholds.small_card_px
+                if again.card is not None and [r.card for r in read_corners(
+                        seen, small=small)[0]] == [again.card] * 2:
+                    return again
         return None
 
     def _taught_guesses(self, image: Image, q: NDArray[np.float32],

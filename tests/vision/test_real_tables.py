@@ -99,11 +99,14 @@ def test_published_cards_on_real_tables_are_read() -> None:
     assert right >= 0.95 * in_view, (right, in_view)
 
 
-CARDS_CUT = (("fibers", "small", 120000, "8S"), ("pine", "overlap", 121000, "10H"))
+CARDS_CUT = (("fibers", "small", 120000, "8S"), ("pine", "overlap", 121000, "10H"),
+             ("pine", "small", 122000, "10H"))
 """Cards on real surfaces (surface, condition, seed, card) whose outline ran through the
-card, cutting its index: named wrong before. A small 8S on the printed cloth as 6S (a
-spade pip read as a 6 in a corner that read no suit, six pips in the outline); a 10H on
-pine as 6D (read a quarter round, ten hearts plain on its face as first dewarped)."""
+card: named wrong before. A small 8S on the printed cloth as 6S (a spade pip read as a 6
+in a corner that read no suit, six pips in the outline); a 10H on pine as 6D (read a
+quarter round, ten hearts plain on its face as first dewarped); a small 10H on pine as 8H
+(a side pushed out wrong, its bottom row of pips cut off, one corner's blotted 10 read
+as an 8)."""
 
 
 @needs_surfaces
