@@ -16,6 +16,7 @@ from vision.face import (
     counted_rank,
     face_shows,
     field_denies,
+    shows_more_pips,
 )
 from vision.index import INDEX_INSET
 from vision.pips import layout_rank, pip_sized
@@ -24,7 +25,8 @@ from vision.thresholds import Thresholds
 
 
 def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                 both_corners: bool, small: bool, whole: Callable[[], Blobs]) -> Reading | None:
+                 both_corners: bool, small: bool, whole: Callable[[], Blobs],
+                 plain: Callable[[], Field]) -> Reading | None:
     """A number card named by its pips alone where its index could not be read: blobs one
     size and shape, as many as the rank (two, each named the suit alone and both together,
     on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
@@ -36,10 +38,13 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
     read as a 3 surely, spades as clubs), its pips many times larger; they name it where
     its corners disagree too (not where both read one card and the pips another). A small
-    ace, by its face (:func:`_an_ace_by_its_face`)."""
+    ace, by its face (:func:`_an_ace_by_its_face`). Never a card whose ``plain`` face, beyond
+    the usual index corners, shows more pips alike than its rank (:func:`shows_more_pips`:
+    a small 9H on wood, its index ink reaching over the pips, one pip left in the middle,
+    was named AH by its "ace's face")."""
     field = face()
     if small and _an_ace_by_its_face(field, readings, th):
-        return Reading(f"A{field.suit}", th.glyph)
+        return None if shows_more_pips(plain(), "A") else Reading(f"A{field.suit}", th.glyph)
     suit = field.pooled_suit or (field.suit if 2 * field.pips >= (field.alike or 0) else None)
     two = field.alike == field.pips == 2 and field.suit == field.pooled_suit and (
         small or pip_sized([a for _, a in whole().patches]) == 2)
@@ -56,7 +61,7 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
                                 and (two or not both_corners)))
            for r in readings):
         return None
-    return Reading(rank + suit, th.glyph)
+    return None if shows_more_pips(plain(), rank) else Reading(rank + suit, th.glyph)
 
 
 def _an_ace_by_its_face(field: Field, readings: list[CornerReading], th: Thresholds) -> bool:

@@ -564,6 +564,21 @@ height (105 aces of 33 published designs: within 0.06, most within 0.02; no cour
 is one blob)."""
 
 
+def shows_more_pips(field: Field, rank: str) -> bool:
+    """Whether ``field`` shows more pips alike than a card of ``rank`` has (an ace one; a
+    court none that counts): where it is the face beyond the usual index corners, ink read
+    as an index that reached over pips left too few counted beside it.
+
+    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "A")
+    True
+    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "7"), shows_more_pips(
+    ...     Field(7, 0, False, "H", alike=7), "K")
+    (False, False)
+    """
+    return field.alike is not None and rank not in COURTS and field.alike > (
+        1 if rank == "A" else int(rank))
+
+
 def face_shows(rank: str, field: Field) -> bool:
     """Whether a small card's face, clear of glare, shows ``rank`` itself: a number card
     pips counting it (a court read as a number card shows a picture, some of whose pieces

@@ -319,11 +319,11 @@ class Recognizer:
         round (read turned, a nine's index and a seven's pips named a KD not there)."""
         tries = [grown(quad, SIDE_PUSHES[0])] + [
             pushed(quad, which, amount) for amount in SIDE_PUSHES for which in range(4)]
+        small = side < Thresholds.small_card_px
         for moved in tries:
             if inside(moved, image):
                 seen = dewarp(image, moved)
                 again = identify_standard(seen, card_px=side, overlapped=True, may_turn=False)
-                small = side < Thresholds.small_card_px
                 if again.card is not None and [r.card for r in read_corners(
                         seen, small=small)[0]] == [again.card] * 2:
                     return again

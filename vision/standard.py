@@ -42,6 +42,7 @@ from vision.face import (
     field_denies,
     laid_out_whole,
     read_field,
+    shows_more_pips,
     shows_plainly,
 )
 from vision.glare import corners_washed_out
@@ -245,7 +246,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
                  and r.colour_ok and r.rank_p >= th.field_settled_rank
                  and r.suit_p >= th.leaning]
-        if agree and not _more_pips(plain, rank):
+        if agree and not (plain is not None and shows_more_pips(plain(), rank)):
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
     if counted is not None and not field.picture:
@@ -257,7 +258,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         # pips count a rank, not a suit: a corner leaning to another suit leaves it open
         if agree and len({r.card for r in agree}) == 1 and not any(
                 r.suit != agree[0].suit and r.colour_ok and r.suit_p >= th.leaning
-                for r in readings) and not _more_pips(plain, counted):
+                for r in readings) and not (plain is not None
+                                            and shows_more_pips(plain(), counted)):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]
@@ -267,13 +269,6 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                                        for r in readings)):
         return Reading(first.card, min(r.p for r in readings))
     return court()
-
-
-def _more_pips(plain: Callable[[], Field] | None, rank: str) -> bool:
-    """Whether the face ``plain`` gives shows more pips alike than number ``rank`` (an ace's
-    one, too) has."""
-    alike = None if plain is None or rank in COURTS else plain().alike
-    return alike is not None and alike > (1 if rank == "A" else int(rank))
 
 
 _OVERLAY_AFTER = frozenset({Refusal.CORNERS_DISAGREE, Refusal.RANK_UNCLEAR,
@@ -450,16 +445,15 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
 def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = False,
                    small: bool = False, overlapped: bool = False, by_pips: bool = True,
                    faint: bool = False) -> Reading:
-    """``by_pips``: a card whose index does not read may be named by its pips
-    (:func:`_named_by_pips`; not an overlapped one, where another card's pips may lie on
-    its face, nor one partly out of view, ``looks.hidden``)."""
+    """``by_pips``: a card whose index does not read may be named by its pips (not an
+    overlapped one, where another card's pips may lie on its face, nor one partly out of
+    view, ``looks.hidden``: a six cut across its middle shows a four's pips)."""
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
-    # (the pips in view of a card partly out of view can be another rank's: a six cut
-    # across its middle shows a four's)
-    pips = (partial(_named_by_pips, face, readings, th, both_corners, small, looks)
+    pips = (partial(read_by_pips, face, readings, th, both_corners, small,
+                    partial(looks.blobs, (0, 0)), partial(fields, None))
             if by_pips and not overlapped and not looks.hidden else lambda: None)
     suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
     if not readings:
@@ -532,17 +526,6 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     return Reading(read[0].card, min(r.p for r in read))
 
 
-def _named_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
-                   both_corners: bool, small: bool, looks: _Looks) -> Reading | None:
-    """The card its pips name (:func:`vision.by_pips.read_by_pips`), unless the face beyond
-    the usual index corners shows more pips alike than its rank (:func:`_more_pips`: the
-    ink read as an index reached over pips, and too few are counted beyond it; a small 9H
-    on wood, one pip left in the middle, was named AH by its "ace's face")."""
-    named = read_by_pips(face, readings, th, both_corners, small, partial(looks.blobs, (0, 0)))
-    return None if named is None or named.card is None or _more_pips(
-        partial(looks.fields, None), named.card[:-1]) else named
-
-
 def _face_denies(card: str, face: Field) -> bool:
     """Whether ``face`` (the card as first dewarped, beyond the usual index corners) shows
     more pips alike than ``card``'s rank, or two or more pips clearly of another suit: a
@@ -556,7 +539,7 @@ def _face_denies(card: str, face: Field) -> bool:
     (True, False)
     """
     suit = face.suit or face.pooled_suit
-    return _more_pips(lambda: face, card[:-1]) or (
+    return shows_more_pips(face, card[:-1]) or (
         suit is not None and face.pips >= 2 and suit != card[-1])
 
 
