@@ -72,6 +72,9 @@ class Field:
     side_pips: int = 0
     """Pips centred off the middle column (:data:`SIDE_COLUMN`), where no two or three
     prints one."""
+    black_suit: str | None = None
+    """The suit two or more black pips all are, whatever the red blobs (a court's large
+    black suit signs beside its red picture, part of which the classifier calls a suit)."""
 
 
 TWO_FACES = 2
@@ -288,6 +291,8 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     shapes = [SUITS[int(np.argmax(row))] for row, p in zip(suits, suit_p, strict=True)
               if p >= 0.5]
     colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
+    black = [shape for shape, r in zip(shapes, colours, strict=True)
+             if r <= th.black and shape not in RED_SUITS]
     shapes = [shape for shape, r in zip(shapes, colours, strict=True)
               if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
     common = max(set(shapes), key=shapes.count) if shapes else None
@@ -308,7 +313,7 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
                  tuple(centres) if alike else (),
                  pooled_suit(suits, is_red(float(np.median(redness)), th),
                              th.pooled_suit) if alike else None, both >= TWO_FACES,
-                 side_pips)
+                 side_pips, black[0] if len(black) >= 2 and len(set(black)) == 1 else None)
 
 
 SIDE_COLUMN = 0.12
@@ -471,6 +476,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     (True, False)
     >>> field_denies("4", Field(2, 3, True), both_corners=True)  # five blobs and a picture
     True
+    >>> field_denies("8", Field(2, 5, True), both_corners=True)  # a queen: two pips of eight
+    True
     >>> small = Field(3, 0, False, alike=3, where=three, pooled_suit="C")  # spades pooled
     >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
     ...  for large in (False, True)]
@@ -537,6 +544,7 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # as a 4 surely in both corners, beside five and seven blobs)
         field.picture and both_corners and not (partly_hidden or field.washed)
         and (2 * (field.pips + field.others) <= expected
+             or (expected >= 6 and 2 * field.pips <= expected)
              or (expected <= 5 and field.pips + field.others > expected)))
 
 

@@ -438,6 +438,11 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     if any(r.suit_rival and r.rank == named.card[:-1] for r in readings) and (
             face_suit() != named.card[-1]):
         return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
+    if named.card[:-1] in COURTS and (
+            looks.fields(None).black_suit not in (None, named.card[-1])):
+        # a court's large suit signs are many times its index's (a blurred KC read as KS
+        # in both corners, 0.7 and 0.78, beside two large clubs)
+        return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
         seen, th, small=small, across=not both_corners, faint=faint)[0], face_suit)
 

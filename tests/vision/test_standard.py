@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -665,6 +666,44 @@ def test_a_small_courts_picture_denies_a_low_number_however_many_blobs_beside_it
                      card_px=50) == "6C"
     three = Field(3, 0, False, "S", alike=3, where=THREE_DOWN_THE_MIDDLE)
     assert _named_by(monkeypatch, threes, three, card_px=50) == "3S"
+
+
+def test_a_small_courts_picture_beside_few_pips_denies_a_high_number(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small queen of diamonds (npm-letele, fresh seed) read "8D" in both corners: her
+    # picture beside two large diamonds and five pieces of it, no more than half an
+    # eight's pips; a small eight beside a blot taken for a picture shows nearly all
+    eights = [CornerReading("8", "D", 0.89, 0.66, True, 0),
+              CornerReading("8", "D", 0.86, 0.71, True, 1)]
+    assert _named_by(monkeypatch, eights, Field(2, 5, True, "D"), card_px=52) is None
+    assert _named_by(monkeypatch, eights, Field(7, 1, True, "D"), card_px=52) == "8D"
+    # a four of a design printing a large numeral and one huge pip beside two small ones
+    fours = [CornerReading("4", "S", 1.0, 1.0, True, 0),
+             CornerReading("4", "S", 1.0, 0.99, True, 1)]
+    assert _named_by(monkeypatch, fours, Field(2, 1, True, "S"), card_px=58) == "4S"
+
+
+def test_a_courts_large_black_suit_signs_deny_the_other_black_suit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a king of clubs (npm-heruka and npm-letele, uneven light, fresh seed) read "KS" in
+    # both corners, 0.7 and 0.78, beside two large clubs; its red crown, taken for a
+    # diamond, leaves the face no suit that nearly every pip is
+    kings = [CornerReading("K", "S", 1.0, 0.7, True, 0),
+             CornerReading("K", "S", 1.0, 0.78, True, 1)]
+    face_of = partial(Field, 3, 1, True, both_colours=True, side_pips=2)
+    assert _named_by(monkeypatch, kings, face_of(black_suit="C"), card_px=104) is None
+    assert _named_by(monkeypatch, kings, face_of(black_suit="S"), card_px=104) == "KS"
+    assert _named_by(monkeypatch, kings, face_of(), card_px=104) == "KS"
+
+
+@needs_designs
+@pytest.mark.parametrize("design", ["npm-letele", "npm-heruka", "aisleriot-ornamental"])
+def test_a_courts_large_black_suit_signs_are_read_as_its_suit(design: str) -> None:
+    for card in ("KC", "QC", "JC", "KS", "JS"):
+        drawn = on_background(published_face(design, card, CARD_H), 40.0)
+        seen = np.asarray(cv2.resize(drawn, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA),
+                          np.uint8)
+        assert read_field(seen, Thresholds()).black_suit == card[-1], (design, card)
 
 
 def test_a_picture_beside_red_and_black_blobs_denies_any_number() -> None:
