@@ -373,7 +373,7 @@ def identify_standard(card: Image, th: Thresholds | None = None,
         cuts = [read for _, read in looks.corners(small=True, across=False, faint=False)[1]]
         laid = _read_overlaid(card, th, looks) or (
             court_in_every_cut(looks.fields(None), cuts, th) if cuts else None)
-        if laid is not None:
+        if laid is not None and not _signs_deny(laid, looks):
             return laid
     upright = _read_faintly(upright, card, th, small, overlapped, looks)
     if upright.card is not None or upright.reason is Refusal.CORNERS_DISAGREE or not may_turn:
@@ -438,10 +438,7 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     if any(r.suit_rival and r.rank == named.card[:-1] for r in readings) and (
             face_suit() != named.card[-1]):
         return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
-    if named.card[:-1] in COURTS and (
-            looks.fields(None).black_suit not in (None, named.card[-1])):
-        # a court's large suit signs are many times its index's (a blurred KC read as KS
-        # in both corners, 0.7 and 0.78, beside two large clubs)
+    if _signs_deny(named, looks):
         return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
         seen, th, small=small, across=not both_corners, faint=faint)[0], face_suit)
@@ -529,6 +526,16 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                                   large_index=all(r.extent[1] >= LARGE_INDEX for r in read)):
         return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
+
+
+def _signs_deny(named: Reading, looks: _Looks) -> bool:
+    """Whether ``named`` is a black court whose face's black pips are all of the other black
+    suit (:attr:`Field.black_suit`): a court's large suit signs are many times its index (a
+    blurred KC read KS in both corners, 0.7 and 0.78, beside two large clubs; a small one
+    read KS in one corner, KC in the other, and named KS laid over each other)."""
+    return named.card is not None and named.card[:-1] in COURTS and (
+        named.card[-1] in BLACK_SUITS
+        and looks.fields(None).black_suit not in (None, named.card[-1]))
 
 
 def _face_denies(card: str, face: Field) -> bool:

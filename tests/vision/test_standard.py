@@ -706,6 +706,19 @@ def test_a_courts_large_black_suit_signs_are_read_as_its_suit(design: str) -> No
         assert read_field(seen, Thresholds()).black_suit == card[-1], (design, card)
 
 
+@needs_designs
+@pytest.mark.parametrize("design", ["npm-letele", "npm-heruka"])
+def test_a_small_court_laid_over_itself_is_not_named_against_its_suit_signs(
+        design: str) -> None:
+    # a small king of clubs (fresh seed) read KC in one corner and KS in the other; its
+    # two indices laid over each other named it KS beside its two large clubs
+    scene = render_scene(replace(conditions_for(PUBLISHED, "small"), published=(design,)),
+                         200002)
+    assert scene.cards[2].card == "KC"
+    found = [d.card for d in Recognizer("standard").detect(scene.image)]
+    assert "KS" not in found and len([c for c in found if c]) >= 5
+
+
 def test_a_picture_beside_red_and_black_blobs_denies_any_number() -> None:
     # a small queen of hearts read "8H" in both corners: her picture breaks into red and
     # blue-black pieces; a number card prints neither a picture nor pips of two colours
