@@ -538,14 +538,13 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
-        # a picture and no more than half the pips, or beside more blobs than the pips of
-        # a two to a five, on a face clear of glare whose two corners both read (a small
-        # court's blotted letters read as an 8, a 10, a 6 or a 3; a small jack's beaded J
-        # as a 4 surely in both corners, beside five and seven blobs)
-        field.picture and both_corners and not (partly_hidden or field.washed)
-        and (2 * (field.pips + field.others) <= expected
-             or (expected >= 6 and 2 * field.pips <= expected)
-             or (expected <= 5 and field.pips + field.others > expected)))
+        # a picture beside no more than half the blobs of the pips (under glare too), or
+        # clear of it half the pips, or more blobs than a two to a five's, both corners
+        # read (a small court's blotted letters read as an 8, a 10, a 6 or a 3)
+        field.picture and both_corners and not partly_hidden
+        and (2 * (field.pips + field.others) <= expected or (not field.washed and (
+            (expected >= 6 and 2 * field.pips <= expected)
+            or (expected <= 5 and field.pips + field.others > expected)))))
 
 
 def laid_out_whole(field: Field) -> bool:

@@ -457,7 +457,8 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,
                     partial(looks.blobs, (0, 0)), partial(fields, None))
             if by_pips and not overlapped and not looks.hidden else lambda: None)
-    suited = partial(suited_by_pips, face, readings, th) if not overlapped else lambda: None
+    suited = (partial(suited_by_pips, face, readings, th, partial(looks.blobs, None))
+              if not overlapped else lambda: None)
     if not readings:
         if corners_washed_out(card, th):
             return Reading(None, 0.0, Refusal.GLARE)

@@ -677,6 +677,13 @@ def test_a_small_courts_picture_beside_few_pips_denies_a_high_number(
               CornerReading("8", "D", 0.86, 0.71, True, 1)]
     assert _named_by(monkeypatch, eights, Field(2, 5, True, "D"), card_px=52) is None
     assert _named_by(monkeypatch, eights, Field(7, 1, True, "D"), card_px=52) == "8D"
+    # a small jack of clubs (npm-younestouati) read "4C" in both corners beside its
+    # picture and two large clubs; the white of the picture, at the clip, counts as
+    # washed out: glare pales pips, it prints no picture
+    fours_c = [CornerReading("4", "C", 0.46, 1.0, True, 0),
+               CornerReading("4", "C", 0.88, 1.0, True, 1)]
+    jack = Field(2, 0, True, "C", washed=True, side_pips=2)
+    assert _named_by(monkeypatch, fours_c, jack, card_px=47) is None
     # a four of a design printing a large numeral and one huge pip beside two small ones
     fours = [CornerReading("4", "S", 1.0, 1.0, True, 0),
              CornerReading("4", "S", 1.0, 0.99, True, 1)]
@@ -717,6 +724,18 @@ def test_a_small_court_laid_over_itself_is_not_named_against_its_suit_signs(
     assert scene.cards[2].card == "KC"
     found = [d.card for d in Recognizer("standard").detect(scene.image)]
     assert "KS" not in found and len([c for c in found if c]) >= 5
+
+
+def test_a_large_ornate_ace_taken_for_a_club_is_not_named_against_a_sure_spade(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small ace of spades (npm-letele, fresh seeds): one corner reads a spade surely,
+    # the other a club faintly, and the classifier takes the ornate pip for a club
+    aces = [CornerReading("A", "S", 0.93, 0.93, True, 0),
+            CornerReading("A", "C", 1.0, 0.63, True, 1)]
+    pip = Field(1, 0, False, "C")
+    assert _named_by(monkeypatch, aces, pip, card_px=53, whole=[1122]) is None
+    # a usual pip, as large as an ace of clubs prints it, tells the suit
+    assert _named_by(monkeypatch, aces, pip, card_px=53, whole=[298]) == "AC"
 
 
 def test_a_picture_beside_red_and_black_blobs_denies_any_number() -> None:
