@@ -16,7 +16,6 @@ from vision.face import (
     counted_rank,
     face_shows,
     field_denies,
-    shows_more_pips,
 )
 from vision.index import INDEX_INSET
 from vision.pips import layout_rank, pip_sized
@@ -115,3 +114,18 @@ ORNATE_PIP = 0.05
 """Least part of a card's face an ornate ace's pip covers. A usual ace's pip covers
 1.2-2.5 % of it (34 published designs, 55 px across, aces of spades and clubs), the
 ornate aces of spades of seven 6-9 % (and one design's ace of clubs, 7 %)."""
+
+
+def shows_more_pips(field: Field, rank: str) -> bool:
+    """Whether ``field`` shows more pips alike than a card of ``rank`` has (an ace one; a
+    court none that counts): where it is the face beyond the usual index corners, ink read
+    as an index that reached over pips left too few counted beside it.
+
+    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "A")
+    True
+    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "7"), shows_more_pips(
+    ...     Field(7, 0, False, "H", alike=7), "K")
+    (False, False)
+    """
+    return field.alike is not None and rank not in COURTS and field.alike > (
+        1 if rank == "A" else int(rank))

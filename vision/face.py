@@ -478,6 +478,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     True
     >>> field_denies("8", Field(2, 5, True), both_corners=True)  # a queen: two pips of eight
     True
+    >>> field_denies("4", Field(4, 3, True), both_corners=True)  # four pips of no one suit
+    True
+    >>> field_denies("K", Field(1, 0, False, "D")), field_denies("K", Field(1, 0, True, "D"))
+    (True, False)
     >>> small = Field(3, 0, False, alike=3, where=three, pooled_suit="C")  # spades pooled
     >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
     ...  for large in (False, True)]
@@ -514,9 +518,12 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         laid_out = counted not in (None, "A") and layout_rank(field.where) == counted
         pips_alone = field.pips == field.alike and not (
             field.picture or field.others or field.washed)
+        # nor one pip and nothing else, in full view clear of glare: a court prints a
+        # picture (a small AD read KD, a speck by its edge leaving the pip not alone)
         return (field.pips >= 4 and not field.picture) or (
             laid_out and (counted not in ("2", "3") or pips_alone)) or (
-            an_aces_face(field) and not field.washed)
+            an_aces_face(field) and not field.washed) or (field.pips == 1 and not (
+                field.picture or field.others or field.washed or partly_hidden))
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2
@@ -542,7 +549,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # clear of it half the pips, or more blobs than a two to a five's, both corners
         # read (a small court's blotted letters read as an 8, a 10, a 6 or a 3)
         field.picture and both_corners and not partly_hidden
-        and (2 * (field.pips + field.others) <= expected or (not field.washed and (
+        and (2 * (field.pips + field.others) <= expected
+             # pips of no one suit: a picture's pieces named suits (a small QD read 4D)
+             or (field.suit is None and field.pips >= 3) or (not field.washed and (
             (expected >= 6 and 2 * field.pips <= expected)
             or (expected <= 5 and field.pips + field.others > expected)))))
 
@@ -569,21 +578,6 @@ ACE_MIDDLE = 0.1
 """How far from the middle of the card an ace's pip may lie, as a part of its width and
 height (105 aces of 33 published designs: within 0.06, most within 0.02; no court's face
 is one blob)."""
-
-
-def shows_more_pips(field: Field, rank: str) -> bool:
-    """Whether ``field`` shows more pips alike than a card of ``rank`` has (an ace one; a
-    court none that counts): where it is the face beyond the usual index corners, ink read
-    as an index that reached over pips left too few counted beside it.
-
-    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "A")
-    True
-    >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "7"), shows_more_pips(
-    ...     Field(7, 0, False, "H", alike=7), "K")
-    (False, False)
-    """
-    return field.alike is not None and rank not in COURTS and field.alike > (
-        1 if rank == "A" else int(rank))
 
 
 def face_shows(rank: str, field: Field) -> bool:

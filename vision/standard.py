@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blurred_suits import suit_read_sharpened
-from vision.by_pips import read_by_pips, suited_by_pips
+from vision.by_pips import read_by_pips, shows_more_pips, suited_by_pips
 from vision.decks import BLACK_SUITS, FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
@@ -42,7 +42,6 @@ from vision.face import (
     field_denies,
     laid_out_whole,
     read_field,
-    shows_more_pips,
     shows_plainly,
 )
 from vision.glare import corners_washed_out

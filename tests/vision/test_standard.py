@@ -738,6 +738,26 @@ def test_a_large_ornate_ace_taken_for_a_club_is_not_named_against_a_sure_spade(
     assert _named_by(monkeypatch, aces, pip, card_px=53, whole=[298]) == "AC"
 
 
+def test_a_small_courts_picture_whose_pieces_are_named_suits_denies_a_number(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small queen of diamonds (npm-letele, fresh seed) read "4D" surely in both corners:
+    # four pieces of her picture named suits, not one suit; a four's pips are all of one
+    fours = [CornerReading("4", "D", 1.0, 1.0, True, 0),
+             CornerReading("4", "D", 1.0, 0.99, True, 1)]
+    queen = Field(4, 3, True, None, washed=True, side_pips=4)
+    assert _named_by(monkeypatch, fours, queen, card_px=52) is None
+    assert _named_by(monkeypatch, fours, replace(queen, suit="D"), card_px=52) == "4D"
+
+
+def test_one_pip_and_nothing_else_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small ace of diamonds (aisleriot-anglo-poker, fresh seed) read "KD" in both
+    # corners: its face one pip and a speck by the edge (so the pip is not "alone")
+    kings = [CornerReading("K", "D", 0.98, 0.88, True, 0),
+             CornerReading("K", "D", 0.42, 0.99, True, 1)]
+    assert _named_by(monkeypatch, kings, Field(1, 0, False, "D"), card_px=57) is None
+    assert _named_by(monkeypatch, kings, Field(1, 0, True, "D"), card_px=57) == "KD"
+
+
 def test_a_picture_beside_red_and_black_blobs_denies_any_number() -> None:
     # a small queen of hearts read "8H" in both corners: her picture breaks into red and
     # blue-black pieces; a number card prints neither a picture nor pips of two colours
