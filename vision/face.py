@@ -545,15 +545,15 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
         and not partly_hidden and not field.washed) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
-        # a picture beside no more than half the blobs of the pips (under glare too), or
-        # clear of it half the pips, or more blobs than a two to a five's, both corners
-        # read (a small court's blotted letters read as an 8, a 10, a 6 or a 3)
-        field.picture and both_corners and not partly_hidden
-        and (2 * (field.pips + field.others) <= expected
-             # pips of no one suit: a picture's pieces named suits (a small QD read 4D)
-             or (field.suit is None and field.pips >= 3) or (not field.washed and (
-            (expected >= 6 and 2 * field.pips <= expected)
-            or (expected <= 5 and field.pips + field.others > expected)))))
+        # where both corners read, a picture beside pips of no one suit (its pieces named
+        # suits: a small QD read 4D); or clear of glare (a small 10C under it shows half its
+        # pips and a picture), beside no more than half the pips, or more blobs than a two
+        # to a five's (a small court's blotted letters read as an 8, a 10, a 6 or a 3)
+        field.picture and both_corners and not partly_hidden and (
+            (field.suit is None and field.pips >= 3) or (not field.washed and (
+                2 * (field.pips + field.others) <= expected
+                or (expected >= 6 and 2 * field.pips <= expected)
+                or (expected <= 5 and field.pips + field.others > expected)))))
 
 
 def laid_out_whole(field: Field) -> bool:
