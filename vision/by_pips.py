@@ -104,8 +104,8 @@ def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
     if rank + suit == "AC" and blobs is not None and any(
             r.suit == "S" and r.colour_ok and r.suit_p >= th.glyph for r in readings):
         found = blobs()
-        if max((a for _, a in found.patches), default=0) >= ORNATE_PIP * found.size[0] * (
-                found.size[1]):
+        width, height = found.size
+        if max((a for _, a in found.patches), default=0) >= ORNATE_PIP * width * height:
             return None
     return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
 
