@@ -291,10 +291,9 @@ def read_field(card: Image, th: Thresholds, index: tuple[int, int] | None = None
     shapes = [SUITS[int(np.argmax(row))] for row, p in zip(suits, suit_p, strict=True)
               if p >= 0.5]
     colours = [r for r, p in zip(redness, suit_p, strict=True) if p >= 0.5]
-    black = [shape for shape, r in zip(shapes, colours, strict=True)
-             if r <= th.black and shape not in RED_SUITS]
     shapes = [shape for shape, r in zip(shapes, colours, strict=True)
               if (r >= th.red) == (shape in RED_SUITS) and (r >= th.red or r <= th.black)]
+    black = [shape for shape in shapes if shape not in RED_SUITS]  # (each in black ink)
     common = max(set(shapes), key=shapes.count) if shapes else None
     suit = (common if common is not None and shapes.count(common) >= 0.8 * pips
             else None)
@@ -516,14 +515,14 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         # read as a J: its index is a Cyrillic letter; a court under a hand is refused,
         # never named an ace)
         laid_out = counted not in (None, "A") and layout_rank(field.where) == counted
-        pips_alone = field.pips == field.alike and not (
-            field.picture or field.others or field.washed)
-        # nor one pip and nothing else, in full view clear of glare: a court prints a
-        # picture (a small AD read KD, a speck by its edge leaving the pip not alone)
+        bare = not (field.picture or field.others or field.washed)
+        pips_alone = field.pips == field.alike and bare
+        # nor one pip and nothing else, in full view: a court prints a picture (a small AD
+        # read KD, a speck by its edge leaving the pip not alone)
         return (field.pips >= 4 and not field.picture) or (
             laid_out and (counted not in ("2", "3") or pips_alone)) or (
-            an_aces_face(field) and not field.washed) or (field.pips == 1 and not (
-                field.picture or field.others or field.washed or partly_hidden))
+            an_aces_face(field) and not field.washed) or (
+            field.pips == 1 and bare and not partly_hidden)
     if rank == "A":
         # one pip, however ornate (a picture); pips beside a picture are a court's
         return field.pips >= 2

@@ -421,8 +421,9 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
     read its rank in the other black suit nearly as well (:attr:`CornerReading.suit_rival`)
     and the pips do not show its suit: a spade blurred 2-3 px is read as a club surely in
     one corner and torn between the two in the other. 34 designs' clubs and spades blurred
-    0-3 px (5,304 reads): wrong 59 -> 52, read 4,663 -> 4,660; unchanged unblurred. A
-    blurred index read surely as the other black suit is read again sharpened
+    0-3 px (5,304 reads): wrong 59 -> 52, read 4,663 -> 4,660; unchanged unblurred. So is
+    a black court against its large suit signs (:func:`_signs_deny`). A blurred index read
+    surely as the other black suit is read again sharpened
     (:func:`vision.blurred_suits.suit_read_sharpened`)."""
     named = _identify_once(card, th, looks, both_corners, small, overlapped, by_pips, faint)
     if named.card is None or named.card[-1] not in BLACK_SUITS:
@@ -434,10 +435,9 @@ def _identify(card: Image, th: Thresholds, looks: _Looks, both_corners: bool = F
         field = looks.fields(_reach(readings, th.agreeing_glyph))
         return field.suit or field.pooled_suit
 
-    if any(r.suit_rival and r.rank == named.card[:-1] for r in readings) and (
-            face_suit() != named.card[-1]):
-        return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
-    if _signs_deny(named, looks):
+    if _signs_deny(named, looks) or (
+            any(r.suit_rival and r.rank == named.card[:-1] for r in readings)
+            and face_suit() != named.card[-1]):
         return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
     return suit_read_sharpened(named, card, readings, lambda seen: read_corners(
         seen, th, small=small, across=not both_corners, faint=faint)[0], face_suit)
