@@ -57,11 +57,13 @@ def test_the_edges_are_opencvs_own_and_ipp_is_left_as_it_was() -> None:
                                        (5, 5), 0), np.uint8)
     used = cv2.ipp.useIPP()
     try:
-        cv2.ipp.setUseIPP(False)
-        own = cv2.Canny(gray, 20, 60, L2gradient=True)
-        cv2.ipp.setUseIPP(True)
-        before = cv2.ipp.useIPP()  # (False where OpenCV was built without IPP)
-        assert np.array_equal(canny(gray, 20, 60, l2gradient=True), own)
-        assert cv2.ipp.useIPP() == before
+        for l2gradient in (True, False):
+            # (the gradients are taken apart from Canny: the same edges, borders too)
+            cv2.ipp.setUseIPP(False)
+            own = cv2.Canny(gray, 20, 60, L2gradient=l2gradient)
+            cv2.ipp.setUseIPP(True)
+            before = cv2.ipp.useIPP()  # (False where OpenCV was built without IPP)
+            assert np.array_equal(canny(gray, 20, 60, l2gradient=l2gradient), own)
+            assert cv2.ipp.useIPP() == before
     finally:
         cv2.ipp.setUseIPP(used)
