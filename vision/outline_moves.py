@@ -43,3 +43,50 @@ def pushed(quad: NDArray[np.float32], side: int, amount: float) -> NDArray[np.fl
     """
     top, right, bottom, left = (amount if i == side else 0.0 for i in range(4))
     return sides_out(quad, top, right, bottom, left)
+
+
+CORNER_MOVED = 0.1
+"""Least a corner put back (:func:`corners_put_back`) moves, in the card's short sides:
+less, and the outline was the card's already."""
+
+CARD_PROPORTIONS = (1.2, 1.75)
+"""Long over short side of a quad with a corner put back that may be a card's (poker and
+bridge cards 1.4-1.56, leaning away from the camera a little more or less)."""
+
+
+def corners_put_back(quad: NDArray[np.float32]) -> list[NDArray[np.float32]]:
+    """``quad`` with one corner at a time put back where its other three corners place it
+    (the fourth corner of the parallelogram they span), where that moves the corner
+    outwards by :data:`CORNER_MOVED` or more and leaves a card's proportions
+    (:data:`CARD_PROPORTIONS`) and squarer corners, squarest first: a card with a corner
+    under another card or a hand is outlined round what shows, its covered corner cut off
+    by a side drawn across it.
+
+    >>> cut = np.array([[0, 0], [100, 0], [100, 100], [60, 140], [0, 140]], np.float32)
+    >>> outline = cut[[0, 1, 3, 4]]  # the covered corner (100, 140) cut off
+    >>> [q.round().tolist() for q in corners_put_back(outline)]
+    [[[0.0, 0.0], [100.0, 0.0], [100.0, 140.0], [0.0, 140.0]]]
+    """
+    q = np.asarray(quad, np.float32)
+    found = []
+    skew = _skew(q)
+    for i in range(4):
+        back = q.copy()
+        back[i] = q[(i - 1) % 4] + q[(i + 1) % 4] - q[(i + 2) % 4]
+        sides = np.linalg.norm(np.roll(back, -1, axis=0) - back, axis=1)
+        short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        moved = float(np.linalg.norm(back[i] - q[i]))
+        if (short > 0 and moved >= CORNER_MOVED * short
+                and CARD_PROPORTIONS[0] <= long / short <= CARD_PROPORTIONS[1]
+                and cv2.contourArea(back) > cv2.contourArea(q) and _skew(back) < skew):
+            found.append(back)
+    return sorted(found, key=_skew)
+
+
+def _skew(quad: NDArray[np.float32]) -> float:
+    """How far (degrees) the corner of ``quad`` least like a right angle is from one."""
+    ahead = np.roll(quad, -1, axis=0) - quad
+    behind = np.roll(quad, 1, axis=0) - quad
+    cos = (ahead * behind).sum(axis=1) / np.maximum(
+        np.linalg.norm(ahead, axis=1) * np.linalg.norm(behind, axis=1), 1e-6)
+    return float(np.abs(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) - 90.0).max())

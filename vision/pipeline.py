@@ -32,7 +32,7 @@ from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.frame_cut import cut_by_frame
 from vision.one_corner import one_index_covered, twins_dropped
-from vision.outline_moves import grown, pushed, sides_out
+from vision.outline_moves import corners_put_back, grown, pushed, sides_out
 from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
@@ -334,11 +334,10 @@ class Recognizer:
                         ) -> Iterator[list[NDArray[np.float32]]]:
         """Other outlines of a taught card that ``q`` did not read, most likely first, in
         groups of which the best read is taken (each group made only when the ones before
-        it read nothing)."""
-        # the outline that won may be a halo round the card: the runners-up
-        yield from ([portrait(alt.quad())] for alt in alternates)
-        # a panel printed on a card whose faint sides the frame's edges missed: the
-        # largest card outline round it
+        it read nothing); last, ``q`` with a corner that a card or a hand over it cut off put
+        back (:func:`vision.outline_moves.corners_put_back`)."""
+        yield from ([portrait(alt.quad())] for alt in alternates)  # (``q`` may be a halo)
+        # a panel printed on a card whose faint sides the frame's edges missed: the card round it
         around = cards_round_panel(image, q, self.settings)
         if around:
             yield [portrait(around[0])]
@@ -354,6 +353,7 @@ class Recognizer:
         if sides is not None:
             outlines = (sides_out(np.roll(q, turn, axis=0), *sides) for turn in range(4))
             yield [portrait(o) for o in outlines if inside(o, image)]
+        yield [portrait(c) for c in corners_put_back(q) if inside(c, image)]
 
     def detect(self, image: Image, counts: PlaceTest | None = None) -> list[Detection]:
         """Every card quad in ``image`` with its identity (or ``None``); with ``counts``,
