@@ -31,6 +31,7 @@ from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.frame_cut import cut_by_frame
+from vision.neighbours import a_speck_beside, sized_like_its_neighbours
 from vision.one_corner import one_index_covered, twins_dropped
 from vision.outline_moves import corners_put_back, grown, pushed, sides_out
 from vision.piles import cards_round
@@ -52,34 +53,6 @@ GUESS_ROUND_PX = Thresholds.small_card_px
 GUESS_OVERLAP = 0.3
 """Overlap (IoU) of a guess at a card on a pile with a card found, above which the two are
 one card."""
-
-GUESS_SIZES = (0.4, 2.0)
-"""Least and most area of a guess at a card on a pile, in the mean area of the two cards
-named nearest it: one deck lies on the table, and a camera's perspective changes a card's
-size only gradually across it, so a guess outside these is an outline round two cards,
-or a corner's few straight strokes, not a card. Rendered piles and hands (3,100 cards,
-seeds 66000-70059, cards 95-135 px wide in one frame): a jack named round itself and the
-nine under it (2.16 times) and a king named on a quarter-card of a hand (0.25) are not;
-read guesses lay at 0.43-1.85; the real photos, turned, tilted and smaller, unchanged."""
-
-
-def _sized_like_its_neighbours(quad: NDArray[np.float32], named: list[NDArray[np.float32]],
-                               ) -> bool:
-    """Whether ``quad`` is about the size of the two ``named`` cards nearest it
-    (:data:`GUESS_SIZES`; true where fewer than two are named).
-
-    >>> card = np.float32([[0, 0], [60, 0], [60, 84], [0, 84]])
-    >>> named = [card + 100, card + 200, card * 3 + 900]
-    >>> _sized_like_its_neighbours(card, named), _sized_like_its_neighbours(card * 2, named)
-    (True, False)
-    """
-    if len(named) < 2:
-        return True
-    centre = quad.mean(axis=0)
-    nearest = sorted(named, key=lambda q: float(np.hypot(*(q.mean(axis=0) - centre))))[:2]
-    ratio = cv2.contourArea(quad) / float(np.mean([cv2.contourArea(q) for q in nearest]))
-    return GUESS_SIZES[0] <= ratio <= GUESS_SIZES[1]
-
 
 DETECT_LONGEST_SIDE = 2000
 """A frame longer than this (pixels) is looked at shrunk to it, and what is found is
@@ -498,6 +471,9 @@ class Recognizer:
                 if counts is None or counts(centre_of(quad)):
                     out = [d for d in out if d.card or not part_of(d.quad, quad)]
                     out.append(Detection(card, portrait(quad), p, None))
+        # an unread outline far smaller than the cards named beside it is no card of theirs
+        beside = [d.quad for d in out if d.card is not None]
+        out = [d for d in out if d.card is not None or not a_speck_beside(d.quad, beside)]
         if self.gallery is not None:
             return out  # (a taught deck may hold a card twice)
         out = twins_dropped(out, overlapped)
@@ -549,7 +525,7 @@ class Recognizer:
         if any(out[k].card is not None for k in over):
             return
         named = [d.quad for d in out if d.card is not None]
-        if not _sized_like_its_neighbours(quad, named):
+        if not sized_like_its_neighbours(quad, named):
             return
         if self.gallery is not None and _overlaps_another(
                 quad, named,
