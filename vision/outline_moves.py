@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_H, CARD_W
+from vision.detect import CARD_H, CARD_W, _corner_angles, side_lengths
 
 
 def sides_out(quad: NDArray[np.float32], top: float, right: float, bottom: float,
@@ -73,8 +73,8 @@ def corners_put_back(quad: NDArray[np.float32]) -> list[NDArray[np.float32]]:
     for i in range(4):
         back = q.copy()
         back[i] = q[(i - 1) % 4] + q[(i + 1) % 4] - q[(i + 2) % 4]
-        sides = np.linalg.norm(np.roll(back, -1, axis=0) - back, axis=1)
-        short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        sides = side_lengths(back)
+        short, long = sorted((float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2))
         moved = float(np.linalg.norm(back[i] - q[i]))
         if (short > 0 and moved >= CORNER_MOVED * short
                 and CARD_PROPORTIONS[0] <= long / short <= CARD_PROPORTIONS[1]
@@ -85,8 +85,4 @@ def corners_put_back(quad: NDArray[np.float32]) -> list[NDArray[np.float32]]:
 
 def _skew(quad: NDArray[np.float32]) -> float:
     """How far (degrees) the corner of ``quad`` least like a right angle is from one."""
-    ahead = np.roll(quad, -1, axis=0) - quad
-    behind = np.roll(quad, 1, axis=0) - quad
-    cos = (ahead * behind).sum(axis=1) / np.maximum(
-        np.linalg.norm(ahead, axis=1) * np.linalg.norm(behind, axis=1), 1e-6)
-    return float(np.abs(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) - 90.0).max())
+    return float(np.abs(_corner_angles(quad) - 90.0).max())
