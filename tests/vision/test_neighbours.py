@@ -15,7 +15,7 @@ from vision.render import render_scene
 
 
 def _box(x: float, y: float, w: float, h: float) -> np.ndarray:
-    return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
 
 
 def test_an_outline_is_a_speck_only_beside_two_cards_named_and_far_smaller() -> None:
@@ -34,7 +34,7 @@ def test_tiles_of_a_patterned_table_beside_the_cards_are_not_reported() -> None:
         pytest.skip("no published deck design installed (scripts/ensure-card-designs.sh)")
     scene = render_scene(conditions_for(PUBLISHED, "upright"), 58000)
     image = scene.image.copy()
-    cards = [np.float32(c.quad) for c in scene.cards]
+    cards = [np.asarray(c.quad, np.float32) for c in scene.cards]
     width = float(np.median([short_side(q) for q in cards]))
     # pale tiles outlined dark, in a card's proportions, a third of a card across, where
     # no card lies (a tiled table's, a keyboard's keys)
