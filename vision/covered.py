@@ -361,7 +361,8 @@ def _patches_by_cards(patches: Image, touching: NDArray[np.bool_], found: list[Q
                       ) -> list[tuple[int, int, int, int]]:
     """The regions (x0, y0, x1, y1, in the ``frame``'s pixels, its width and height) round
     each patch of bright ``patches`` (the frame halved) that touches a card found and is
-    :data:`BARE` in size, with the cards ``found`` it comes within ``reach`` of."""
+    :data:`BARE` in size, with the cards ``found`` it comes within ``reach`` of; each region
+    once."""
     w, h = frame
     _, labels, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
     regions = []
@@ -381,7 +382,8 @@ def _patches_by_cards(patches: Image, touching: NDArray[np.bool_], found: list[Q
         x0, y0 = np.maximum(box[0] - reach, 0).astype(int)
         x1, y1 = np.minimum(box[1] + reach, (w, h)).astype(int)
         regions.append((int(x0), int(y0), int(x1), int(y1)))
-    return regions
+    # (patches beside the same cards often make the same region: looked at once)
+    return list(dict.fromkeys(regions))
 
 
 def _boxes_meet(box: NDArray[np.float32], quad: Quad, reach: float) -> bool:

@@ -158,3 +158,18 @@ def test_a_card_whose_other_index_a_hand_hides_is_named_by_the_one_in_view() -> 
         wrong += sorted(found - on_table)
     assert len(named) >= 6, named
     assert not wrong
+
+
+
+def test_patches_beside_the_same_card_make_its_region_once() -> None:
+    # a card laid corner-up, bright paper in two opposite corners of its box: both
+    # patches' regions are its box and the reach round it, one region, looked at once
+    from vision.covered import LOOK, _patches_by_cards
+
+    card = np.array([[320, 140], [420, 240], [320, 340], [220, 240]], np.float32)
+    patches = np.zeros((480 // LOOK, 640 // LOOK), np.uint8)
+    patches[146 // LOOK:186 // LOOK, 226 // LOOK:266 // LOOK] = 1  # its box's top left
+    patches[296 // LOOK:336 // LOOK, 376 // LOOK:416 // LOOK] = 1  # its box's bottom right
+    touching = np.ones(patches.shape, bool)
+    regions = _patches_by_cards(patches, touching, [card], 100.0 * 140.0, 30.0, (640, 480))
+    assert regions == [(190, 110, 450, 370)]
