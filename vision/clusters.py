@@ -32,9 +32,8 @@ from vision.detect import (
     _overlaps_another,
     _side_ratio,
     order_clockwise,
-    side_lengths,
 )
-from vision.sides import Line, fit_line, meeting_points
+from vision.sides import Line, fit_line, meeting_points, side_lengths
 
 CLUSTER_CORNER = 20.0
 """Degrees from square within which three corners of a cluster's outline can be a card's."""

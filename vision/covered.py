@@ -33,10 +33,10 @@ from vision.detect import (
     _overlaps_another,
     dewarp,
     quad_iou,
-    side_lengths,
 )
 from vision.piles import Corner, _corners, _segments
 from vision.readings import CornerReading
+from vision.sides import side_lengths
 from vision.spread import MOST_CARDS, edges_in, rows_under
 from vision.standard import read_corners
 from vision.thresholds import Thresholds

@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from vision import frame_cut
 from vision.canny import canny
 from vision.play_area import PlaceTest
-from vision.sides import refine_corners
+from vision.sides import refine_corners, short_and_long
 
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
@@ -88,27 +88,17 @@ def order_clockwise(pts: NDArray[np.floating]) -> Quad:
     return p[[order[(k + start) % 4] for k in range(4)]]
 
 
-def _corner_angles(q: Quad) -> NDArray[np.float64]:
+def corner_skew(q: Quad) -> float:
+    """How far (degrees) the corner of ``q`` least like a right angle is from one."""
     u = q[_PREV] - q
     v = q[_NEXT] - q
     cos = (u * v).sum(axis=1) / (np.hypot(u[:, 0], u[:, 1]) * np.hypot(v[:, 0], v[:, 1]) + 1e-9)
-    return np.asarray(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))), np.float64)
-
-
-def side_lengths(q: Quad) -> NDArray[np.float64]:
-    """The lengths of ``q``'s sides, side i running from corner i to the next.
-
-    >>> side_lengths(np.float32([[0, 0], [30, 0], [30, 40], [0, 40]])).tolist()
-    [30.0, 40.0, 30.0, 40.0]
-    """
-    d = q[_NEXT] - q
-    return np.asarray(np.hypot(d[:, 0], d[:, 1]), np.float64)
+    return float(np.abs(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) - 90).max())
 
 
 def _side_ratio(q: Quad) -> float:
-    s = side_lengths(q)
-    a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
-    return float(max(a, b) / max(min(a, b), 1e-6))
+    short, long = short_and_long(q)
+    return long / max(short, 1e-6)
 
 
 def _area_limits(settings: DetectorSettings, image_area: float) -> tuple[float, float]:
@@ -165,7 +155,7 @@ def quad_from_contour(contour: NDArray[np.int32], settings: DetectorSettings,
     if not (1.0 if square else settings.aspect_range[0]) <= _side_ratio(quad) <= (
             settings.aspect_range[1]):
         return None
-    if np.abs(_corner_angles(quad) - 90).max() > settings.max_corner_angle:
+    if corner_skew(quad) > settings.max_corner_angle:
         return None
     return quad
 

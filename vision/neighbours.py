@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import side_lengths
+from vision.sides import short_and_long
 
 Quad = NDArray[np.float32]
 
@@ -61,11 +61,5 @@ def a_speck_beside(quad: Quad, named: list[Quad]) -> bool:
     """
     if len(named) < 2:
         return False
-    width = float(np.mean([min(_sides(q)) for q in _nearest(quad, named)]))
-    return max(_sides(quad)) < SPECK * width
-
-
-def _sides(quad: Quad) -> tuple[float, float]:
-    """The mean lengths of ``quad``'s two pairs of opposite sides."""
-    s = side_lengths(np.asarray(quad, np.float32))
-    return float(s[0] + s[2]) / 2, float(s[1] + s[3]) / 2
+    width = float(np.mean([short_and_long(q)[0] for q in _nearest(quad, named)]))
+    return short_and_long(quad)[1] < SPECK * width

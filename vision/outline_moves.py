@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_H, CARD_W, _corner_angles, side_lengths
+from vision.detect import CARD_H, CARD_W, corner_skew
+from vision.sides import short_and_long
 
 
 def sides_out(quad: NDArray[np.float32], top: float, right: float, bottom: float,
@@ -69,20 +70,14 @@ def corners_put_back(quad: NDArray[np.float32]) -> list[NDArray[np.float32]]:
     """
     q = np.asarray(quad, np.float32)
     found = []
-    skew = _skew(q)
+    skew = corner_skew(q)
     for i in range(4):
         back = q.copy()
         back[i] = q[(i - 1) % 4] + q[(i + 1) % 4] - q[(i + 2) % 4]
-        sides = side_lengths(back)
-        short, long = sorted((float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2))
+        short, long = short_and_long(back)
         moved = float(np.linalg.norm(back[i] - q[i]))
         if (short > 0 and moved >= CORNER_MOVED * short
                 and CARD_PROPORTIONS[0] <= long / short <= CARD_PROPORTIONS[1]
-                and cv2.contourArea(back) > cv2.contourArea(q) and _skew(back) < skew):
+                and cv2.contourArea(back) > cv2.contourArea(q) and corner_skew(back) < skew):
             found.append(back)
-    return sorted(found, key=_skew)
-
-
-def _skew(quad: NDArray[np.float32]) -> float:
-    """How far (degrees) the corner of ``quad`` least like a right angle is from one."""
-    return float(np.abs(_corner_angles(quad) - 90.0).max())
+    return sorted(found, key=corner_skew)

@@ -38,8 +38,8 @@ from vision.detect import (
     inside,
     order_clockwise,
     quad_from_contour,
-    side_lengths,
 )
+from vision.sides import side_lengths
 
 SECOND_LOOK_LOW = 0.15
 """Canny's lower threshold (of the median brightness) when looking again round a panel."""

@@ -18,6 +18,28 @@ Quad = NDArray[np.float32]  # 4 x 2, clockwise in image coordinates
 _NEXT = np.array([1, 2, 3, 0])
 """Each corner's next, going round (side i runs from corner i to corner _NEXT[i])."""
 
+
+def side_lengths(q: Quad) -> NDArray[np.float64]:
+    """The lengths of ``q``'s sides, side i running from corner i to the next.
+
+    >>> side_lengths(np.float32([[0, 0], [30, 0], [30, 40], [0, 40]])).tolist()
+    [30.0, 40.0, 30.0, 40.0]
+    """
+    d = q[_NEXT] - q
+    return np.asarray(np.hypot(d[:, 0], d[:, 1]), np.float64)
+
+
+def short_and_long(q: Quad) -> tuple[float, float]:
+    """The mean lengths of ``q``'s shorter and its longer pair of opposite sides.
+
+    >>> short_and_long(np.float32([[0, 0], [40, 0], [40, 30], [0, 30]]))
+    (30.0, 40.0)
+    """
+    s = side_lengths(q)
+    a, b = float(s[0] + s[2]) / 2, float(s[1] + s[3]) / 2
+    return min(a, b), max(a, b)
+
+
 Line = tuple[float, float, float, float]
 """A line as ``cv2.fitLine`` gives it: direction (vx, vy) and a point (x, y)."""
 

@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import CARD_ASPECT, Quad, edge_mask, portrait, side_lengths
+from vision.detect import CARD_ASPECT, Quad, edge_mask, portrait
+from vision.sides import side_lengths
 
 Image = NDArray[np.uint8]
 Region = tuple[int, int, int, int]
