@@ -431,8 +431,9 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     pixels high look alike, their pips do not). Where ``both_corners`` must read (a
     small card, or one over or under another), the suit its blurred pips make together
     must fit too, and a single pip's (on a larger card alone the index is the clearer);
-    not where the index read is ``large_index`` (:data:`vision.standard.LARGE_INDEX`), its
-    suit as large as the pips or larger.
+    neither where the index read is ``large_index`` (:data:`vision.standard.LARGE_INDEX`),
+    its suit as large as the pips or larger, nor a single pip's suit then (a jumbo-index
+    ace prints its one pip smaller than the index's suit: small, it blurs into a club).
     A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's,
     and so is a picture beside no more than half the pips where both corners must read,
     neither hidden, or beside red and black blobs; one blob alone in the middle of a face
@@ -485,10 +486,16 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
     ...  for large in (False, True)]
     [True, False]
+    >>> ace = Field(1, 0, False, "C", alike=1, where=((0.5, 0.5),))  # its pip blurred
+    >>> [field_denies("A", ace, suit="S", both_corners=True, large_index=large)
+    ...  for large in (False, True)]
+    [True, False]
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
-            field.pips >= 2 or both_corners or (rank == "A" and an_aces_face(field))):
-        # (one pip, many times a small card's index or an ace's alone, is the clearer suit)
+            field.pips >= 2 or both_corners or (rank == "A" and an_aces_face(field))) and not (
+            large_index and field.pips < 2):
+        # (one pip, many times a small card's index or an ace's alone, is the clearer suit;
+        # not beside a jumbo index, whose suit is as large)
         return True
     if (both_corners and not large_index and suit is not None
             and field.pooled_suit not in (None, suit)):
