@@ -36,9 +36,11 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     read as a 7 surely, or cut, a 3H as a 9H; a ``small`` card's not at all) or suit (where
     ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
     read as a 3 surely, spades as clubs), its pips many times larger; they name it where
-    its corners disagree too (not where both read one card and the pips another). A small
-    ace, by its face (:func:`_an_ace_by_its_face`). Never a card whose ``plain`` face, beyond
-    the usual index corners, shows more pips alike than its rank (:func:`shows_more_pips`:
+    its corners disagree too (where both read one card and the pips another, only a
+    small card whose pips are of the suit both read: see
+    :func:`vision.standard.identify_standard`). A small ace, by its face
+    (:func:`_an_ace_by_its_face`). Never a card whose ``plain`` face, beyond the usual
+    index corners, shows more pips alike than its rank (:func:`shows_more_pips`:
     a small 9H on wood, its index ink reaching over the pips, one pip left in the middle,
     was named AH by its "ace's face")."""
     field = face()

@@ -524,7 +524,16 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                                   partly_hidden=len(read) == 1 or looks.hidden,
                                   suit=read[0].suit, both_corners=both_corners,
                                   large_index=all(r.extent[1] >= LARGE_INDEX for r in read)):
-        return suited() or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
+        named = suited()
+        if named is None and small:
+            # a small card's index is a blot of a few pixels (a 10 whose 1 blurred away read
+            # "2" in both corners), its pips many times larger: a clean layout of another
+            # rank names it, where it is of the very suit the corners read
+            counted = pips()
+            if counted is not None and counted.card is not None and (
+                    counted.card[-1] == read[0].suit):
+                named = counted
+        return named or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
     return Reading(read[0].card, min(r.p for r in read))
 
 

@@ -812,6 +812,13 @@ def test_a_small_jumbo_index_ace_is_named_by_its_index_not_its_blurred_pip() -> 
     assert _small_card_read(58000, 5, "AS") == ["AS"]  # refused as "pips disagree" before
 
 
+@needs_designs
+def test_a_small_cards_pips_name_its_rank_where_its_index_lost_a_glyph() -> None:
+    # a ten of hearts 55 px wide: both corners read "2H" (its 1 a pixel wide), its face
+    # shows ten hearts laid out as a ten's, of the suit both corners read
+    assert _small_card_read(58003, 2, "10H") == ["10H"]  # refused as "pips disagree" before
+
+
 OVEREXPOSED = np.clip(255 * (np.arange(256) / 255) ** 0.5, 0, 255).astype(np.uint8)
 """An overexposing camera's levels: mid-grey raised to 180, black ink to a grey."""
 
