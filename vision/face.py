@@ -433,7 +433,8 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     must fit too, and a single pip's (on a larger card alone the index is the clearer);
     neither where the index read is ``large_index`` (:data:`vision.standard.LARGE_INDEX`),
     its suit as large as the pips or larger, nor a single pip's suit then (a jumbo-index
-    ace prints its one pip smaller than the index's suit: small, it blurs into a club).
+    ace prints its one pip smaller than the index's suit: small, it blurs into a club),
+    nor fewer pips than the rank (a small jumbo-index five's small pips blot together).
     A number card's face in many pieces beside a picture (:data:`BUSY_FACE`) is a court's,
     and so is a picture beside no more than half the pips where both corners must read,
     neither hidden, or beside red and black blobs; one blob alone in the middle of a face
@@ -484,6 +485,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     (True, False)
     >>> small = Field(3, 0, False, alike=3, where=three, pooled_suit="C")  # spades pooled
     >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
+    ...  for large in (False, True)]
+    [True, False]
+    >>> blotted = Field(3, 1, False)  # a five's five pips as three and a blot
+    >>> [field_denies("5", blotted, both_corners=True, large_index=large)
     ...  for large in (False, True)]
     [True, False]
     >>> ace = Field(1, 0, False, "C", alike=1, where=((0.5, 0.5),))  # its pip blurred
@@ -549,7 +554,10 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
         return True
     return field.pips > expected or (
         field.pips >= 2 and field.pips + field.others < expected and not field.picture
-        and not partly_hidden and not field.washed) or (
+        and not partly_hidden and not field.washed
+        # (nor on a small card beside a jumbo index: its pips, smaller than the index,
+        # blot into each other and into nothing)
+        and not (both_corners and large_index)) or (
         field.picture and field.pips + field.others >= expected + BUSY_FACE) or (
         # where both corners read, a picture beside pips of no one suit (its pieces named
         # suits: a small QD read 4D); or clear of glare (a small 10C under it shows half its
