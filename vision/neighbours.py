@@ -1,5 +1,6 @@
 """An outline's size beside the cards named nearest it: one deck lies on the table, and a
-camera's perspective changes a card's size only gradually across it."""
+camera's perspective changes a card's size only gradually across it. Unread outlines
+alike, side by side along one line, are a patterned table's tiles."""
 
 from __future__ import annotations
 
@@ -63,3 +64,91 @@ def a_speck_beside(quad: Quad, named: list[Quad]) -> bool:
         return False
     width = float(np.mean([short_and_long(q)[0] for q in _nearest(quad, named)]))
     return short_and_long(quad)[1] < SPECK * width
+
+
+TILES_IN_A_ROW = 3
+"""Fewest unread outlines alike in size, side by side along one line, that make a row of a
+patterned table's tiles, no cards (:func:`in_a_row_of_tiles`)."""
+
+TILE_ALIKE = 0.2
+"""Most that two tiles' short sides, and their long sides, differ (a fraction of the larger)."""
+
+TILE_LINE = 0.08
+"""Farthest (in the tiles' short sides, and at least :data:`TILE_LINE_PX`) that a tile's
+side lies off the line of its neighbour's side."""
+
+TILE_LINE_PX = 3.0
+
+TILE_GAP = (-0.1, 1.25)
+"""Least and most room between two tiles along their common line, in their side's length:
+touching (a little overlapped), or apart by about one tile (one of the row left unoutlined)."""
+
+TILE_TURN = 0.1
+"""Most sine of the angle between two tiles' sides on one line."""
+
+
+def _side_on_line(a: tuple[Quad, Quad], b: tuple[Quad, Quad], off: float) -> float | None:
+    """How far apart sides ``a`` and ``b`` (each two points) lie along one line, in the longer
+    one's length (negative where they overlap), or ``None`` where they are not on one line
+    (within ``off`` pixels of ``a``'s, and nearly parallel)."""
+    along = a[1] - a[0]
+    length = float(np.hypot(*along))
+    other = b[1] - b[0]
+    other_length = float(np.hypot(*other))
+    if length < 1.0 or other_length < 1.0:
+        return None
+    unit = along / length
+    if abs(float(unit[0] * other[1] - unit[1] * other[0])) > TILE_TURN * other_length:
+        return None
+    normal = np.array([-unit[1], unit[0]], np.float32)
+    if max(abs(float((b[0] - a[0]) @ normal)), abs(float((b[1] - a[0]) @ normal))) > off:
+        return None
+    start, end = sorted((float((b[0] - a[0]) @ unit), float((b[1] - a[0]) @ unit)))
+    return max(start - length, -end) / max(length, other_length)
+
+
+def _tiles_side_by_side(a: Quad, b: Quad) -> bool:
+    """Whether outlines ``a`` and ``b`` are alike in size and side by side along one line
+    (:data:`TILE_ALIKE`, :data:`TILE_LINE`, :data:`TILE_GAP`)."""
+    (short_a, long_a), (short_b, long_b) = short_and_long(a), short_and_long(b)
+    if (abs(short_a - short_b) > TILE_ALIKE * max(short_a, short_b)
+            or abs(long_a - long_b) > TILE_ALIKE * max(long_a, long_b)
+            or float(np.hypot(*(a.mean(axis=0) - b.mean(axis=0)))) > (
+                TILE_GAP[1] + 1.0) * max(long_a, long_b) + short_a):
+        return False  # (cheap tests first: most pairs differ in size or lie far apart)
+    off = max(TILE_LINE_PX, TILE_LINE * min(short_a, short_b))
+    for i in range(4):
+        for j in range(4):
+            gap = _side_on_line((a[i], a[(i + 1) % 4]), (b[j], b[(j + 1) % 4]), off)
+            if gap is not None and TILE_GAP[0] <= gap <= TILE_GAP[1]:
+                return True
+    return False
+
+
+def in_a_row_of_tiles(unread: list[Quad]) -> list[bool]:
+    """For each of the ``unread`` outlines, whether it is one of a row of
+    :data:`TILES_IN_A_ROW` or more alike in size, each side by side with the next along a
+    line its sides lie on: a patterned table's tiles or planks cut by a shadow's edge (an
+    arm's over pine planks outlined eight), no cards (cards a player lays in a row are
+    read; unread, they are seldom so alike and so aligned).
+
+    >>> tile = np.float32([[0, 0], [40, 0], [40, 30], [0, 30]])
+    >>> in_a_row_of_tiles([tile, tile + [43, 0], tile + [86, 0], tile + [300, 200]])
+    [True, True, True, False]
+    >>> in_a_row_of_tiles([tile, tile + [43, 0], tile * 1.5 + [86, 0]])
+    [False, False, False]
+    """
+    group = list(range(len(unread)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = group[group[k]]
+            k = group[k]
+        return k
+
+    for i, a in enumerate(unread):
+        for j in range(i + 1, len(unread)):
+            if root(i) != root(j) and _tiles_side_by_side(a, unread[j]):
+                group[root(i)] = root(j)
+    roots = [root(k) for k in range(len(unread))]
+    return [roots.count(r) >= TILES_IN_A_ROW for r in roots]

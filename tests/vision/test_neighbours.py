@@ -9,7 +9,7 @@ import pytest
 
 from vision.bench import PUBLISHED, bench_designs, conditions_for, recognizer_for
 from vision.detect import quad_iou
-from vision.neighbours import SPECK, a_speck_beside
+from vision.neighbours import SPECK, a_speck_beside, in_a_row_of_tiles
 from vision.pipeline import short_side
 from vision.render import render_scene
 
@@ -55,3 +55,16 @@ def test_tiles_of_a_patterned_table_beside_the_cards_are_not_reported() -> None:
     assert {d.card for d in named} == {c.card for c in scene.cards if c.visible >= 0.85}
     on_tiles = [d for d in found if any(quad_iou(d.quad, box) > 0.3 for box in tiles[:12])]
     assert on_tiles == []
+
+
+def test_unread_outlines_alike_side_by_side_along_a_line_are_a_row_of_tiles() -> None:
+    row = [_box(x, 0, 60, 42) for x in (0, 63, 126, 189)]
+    assert in_a_row_of_tiles(row) == [True] * 4
+    # one of the row not outlined leaves a gap of about a tile: still the row
+    assert in_a_row_of_tiles([row[0], row[1], row[3]]) == [True] * 3
+    # two alike are no row; nor three staggered (no side of one on a line of the next's),
+    # nor three of sizes unlike
+    assert in_a_row_of_tiles(row[:2]) == [False, False]
+    staggered = [_box(x, y, 60, 42) for x, y in ((0, 0), (63, 20), (126, 40))]
+    assert in_a_row_of_tiles(staggered) == [False] * 3
+    assert in_a_row_of_tiles([row[0], row[1], _box(126, 0, 90, 63)]) == [False] * 3

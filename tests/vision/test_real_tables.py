@@ -78,6 +78,16 @@ def test_no_card_is_reported_on_an_empty_real_table() -> None:
 
 @needs_surfaces
 @needs_designs
+def test_planks_cut_by_an_arms_shadow_are_no_cards() -> None:
+    # an arm over empty pine planks: the edge of its shadow and the planks' joints outlined
+    # eight card-sized pieces of the table side by side under it, each a "?" before
+    if "pine" not in INSTALLED:
+        pytest.skip("the surface pine is not installed (scripts/ensure-table-surfaces.sh)")
+    assert Recognizer("standard").detect(_on("pine", "empty", 120002).image) == []
+
+
+@needs_surfaces
+@needs_designs
 def test_published_cards_on_real_tables_are_read() -> None:
     rec = Recognizer("standard")
     right = in_view = 0
