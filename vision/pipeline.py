@@ -42,6 +42,7 @@ from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
 from vision.spread import row_top
 from vision.standard import identify_standard, read_corners
+from vision.textured import textured_table
 from vision.thresholds import Thresholds
 from vision.whole_frame import close_up, frame_as_card
 
@@ -354,14 +355,25 @@ class Recognizer:
         (:meth:`_frame_read`), or hold one close up (:meth:`_close_up_read`). Where the
         first look named cards but left an outline round several unread
         (:func:`_cluster_unread`), the second look's cards that lie under none named join
-        them. Cards guessed from two sides (a white card on white paper) are read by a
-        taught deck too: guillex7's deck taught from one photo a card 24 -> 25 of 26."""
+        them; so do those it names where the first left any outline unread on a textured
+        table (:func:`vision.textured.textured_table`). Cards guessed from two sides (a
+        white card on white paper) are read by a taught deck too: guillex7's deck taught
+        from one photo a card 24 -> 25 of 26."""
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts)
         first = self._read_found(image, counts, found) if found else []
         named = [d for d in first if d.card is not None]
         if named and not _cluster_unread(first):
-            return first
+            if len(named) == len(first) or not textured_table(image):
+                return first
+            # an unread outline on a textured table: the look at the frame halved outlines
+            # cards more cleanly there, and may find those the first look left out
+            second = self._read_found(image, counts, find_cards_halved(
+                image, self.settings, counts), halved=True)
+            more = [d for d in second if d.card is not None
+                    and not _overlaps_another(d.quad, [n.quad for n in named])]
+            return named + more + [d for d in first if d.card is None and not _overlaps_another(
+                d.quad, [m.quad for m in more])]
         second = self._read_found(image, counts, find_cards_halved(
             image, self.settings, counts), halved=True)
         if named:

@@ -1,5 +1,6 @@
 """Outlines sized against the cards named beside them: an unread outline far smaller than
-they are (a tile of a patterned table, a key of a keyboard) is no card, and no "?"."""
+they are (a tile of a patterned table, a key of a keyboard) is no card, and no "?"; nor
+are unread outlines alike, side by side along one line (a table's tiles or planks)."""
 
 from __future__ import annotations
 
