@@ -487,14 +487,6 @@ def field_denies(rank: str, field: Field, partly_hidden: bool = False,
     >>> [field_denies("3", small, suit="S", both_corners=True, large_index=large)
     ...  for large in (False, True)]
     [True, False]
-    >>> blotted = Field(3, 1, False)  # a five's five pips as three and a blot
-    >>> [field_denies("5", blotted, both_corners=True, large_index=large)
-    ...  for large in (False, True)]
-    [True, False]
-    >>> ace = Field(1, 0, False, "C", alike=1, where=((0.5, 0.5),))  # its pip blurred
-    >>> [field_denies("A", ace, suit="S", both_corners=True, large_index=large)
-    ...  for large in (False, True)]
-    [True, False]
     """
     if suit is not None and field.suit is not None and field.suit != suit and (
             field.pips >= 2 or both_corners or (rank == "A" and an_aces_face(field))) and not (

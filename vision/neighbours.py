@@ -78,6 +78,8 @@ TILE_LINE = 0.08
 side lies off the line of its neighbour's side."""
 
 TILE_LINE_PX = 3.0
+"""The least of :data:`TILE_LINE`, in pixels (a small tile's sides are drawn a pixel or two
+off the pixel grid's)."""
 
 TILE_GAP = (-0.1, 1.25)
 """Least and most room between two tiles along their common line, in their side's length:
@@ -152,3 +154,18 @@ def in_a_row_of_tiles(unread: list[Quad]) -> list[bool]:
                 group[root(i)] = root(j)
     roots = [root(k) for k in range(len(unread))]
     return [roots.count(r) >= TILES_IN_A_ROW for r in roots]
+
+
+def of_the_tables_pattern(unread: list[Quad], named: list[Quad]) -> list[bool]:
+    """For each of the ``unread`` outlines, whether it is the table's pattern, no card: far
+    smaller than the ``named`` cards beside it (:func:`a_speck_beside`), or, of the rest,
+    one of a row of tiles (:func:`in_a_row_of_tiles`).
+
+    >>> card = np.float32([[0, 0], [60, 0], [60, 84], [0, 84]])
+    >>> of_the_tables_pattern([card / 2, card + 500], [card + 100, card + 300])
+    [True, False]
+    """
+    specks = [a_speck_beside(quad, named) for quad in unread]
+    rest = [quad for quad, speck in zip(unread, specks, strict=True) if not speck]
+    tiles = iter(in_a_row_of_tiles(rest))
+    return [speck or next(tiles) for speck in specks]

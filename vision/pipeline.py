@@ -31,7 +31,7 @@ from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
 from vision.face import COURTS
 from vision.frame_cut import cut_by_frame
-from vision.neighbours import a_speck_beside, in_a_row_of_tiles, sized_like_its_neighbours
+from vision.neighbours import of_the_tables_pattern, sized_like_its_neighbours
 from vision.one_corner import one_index_covered, twins_dropped
 from vision.outline_moves import corners_put_back, grown, pushed, sides_out
 from vision.piles import cards_round
@@ -483,14 +483,12 @@ class Recognizer:
                 if counts is None or counts(centre_of(quad)):
                     out = [d for d in out if d.card or not part_of(d.quad, quad)]
                     out.append(Detection(card, portrait(quad), p, None))
-        # an unread outline far smaller than the cards named beside it is no card of theirs
-        beside = [d.quad for d in out if d.card is not None]
-        out = [d for d in out if d.card is not None or not a_speck_beside(d.quad, beside)]
-        # ... and unread outlines alike, side by side along a line, are a table's tiles
+        # unread outlines of a table's pattern (tiles, specks beside the cards named) go
         unnamed = [d for d in out if d.card is None]
-        tiles = {id(d) for d, tile in zip(unnamed, in_a_row_of_tiles([d.quad for d in unnamed]),
-                                          strict=True) if tile}
-        out = [d for d in out if id(d) not in tiles]
+        pattern = {id(d) for d, no_card in zip(unnamed, of_the_tables_pattern(
+            [d.quad for d in unnamed], [d.quad for d in out if d.card is not None]),
+            strict=True) if no_card}
+        out = [d for d in out if id(d) not in pattern]
         if self.gallery is not None:
             return out  # (a taught deck may hold a card twice)
         out = twins_dropped(out, overlapped)

@@ -520,21 +520,31 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     # (a face that plainly shows the card two sure corners read could deny nothing)
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
-    if not plain and field_denies(read[0].rank, fields(_reach(read)),
-                                  partly_hidden=len(read) == 1 or looks.hidden,
-                                  suit=read[0].suit, both_corners=both_corners,
-                                  large_index=all(r.extent[1] >= LARGE_INDEX for r in read)):
-        named = suited()
-        if named is None and small:
-            # a small card's index is a blot of a few pixels (a 10 whose 1 blurred away read
-            # "2" in both corners), its pips many times larger: a clean layout of another
-            # rank names it, where it is of the very suit the corners read
-            counted = pips()
-            if counted is not None and counted.card is not None and (
-                    counted.card[-1] == read[0].suit):
-                named = counted
-        return named or Reading(None, 0.0, Refusal.PIPS_DISAGREE)
+    if not plain and _face_denies_read(read, fields(_reach(read)), looks.hidden, both_corners):
+        return (suited() or _small_by_pips(pips, read[0].suit, small)
+                or Reading(None, 0.0, Refusal.PIPS_DISAGREE))
     return Reading(read[0].card, min(r.p for r in read))
+
+
+def _face_denies_read(read: list[CornerReading], field: Field, hidden: bool,
+                      both_corners: bool) -> bool:
+    """Whether the face (``field``) denies the card the corners ``read`` name
+    (:func:`vision.face.field_denies`): partly hidden where one corner alone read it, or
+    the card partly out of view (``hidden``); beside a large index where each reaches
+    :data:`LARGE_INDEX` down."""
+    return field_denies(read[0].rank, field, partly_hidden=len(read) == 1 or hidden,
+                        suit=read[0].suit, both_corners=both_corners,
+                        large_index=all(r.extent[1] >= LARGE_INDEX for r in read))
+
+
+def _small_by_pips(pips: Callable[[], Reading | None], suit: str, small: bool,
+                   ) -> Reading | None:
+    """A ``small`` card whose face denies what its corners read, named by its pips where
+    they are of the very ``suit`` the corners read: its index is a blot of a few pixels (a
+    10 whose 1 blurred away read "2" in both corners), its pips many times larger."""
+    counted = pips() if small else None
+    return counted if counted is not None and counted.card is not None and (
+        counted.card[-1] == suit) else None
 
 
 def _signs_deny(named: Reading, looks: _Looks) -> bool:

@@ -3,8 +3,8 @@
 A printed cloth, wood grain, granite or burlap covers most of a frame with edges; the
 first look's outlines of cards there run into the table's own (a card left out, or
 outlined askew and unread), where the look at the frame halved, its texture finer than
-it can resolve, often outlines them cleanly. Our own tables' frames are covered 3-9 %
-halved; real surfaces' (GIMP's photographs, :mod:`vision.real_tables`) 5-87 %.
+it can resolve, often outlines them cleanly. Our own tables' frames are covered under
+9 % halved; real surfaces' (GIMP's photographs, :mod:`vision.real_tables`) 5-87 %.
 """
 
 from __future__ import annotations

@@ -794,6 +794,18 @@ def test_a_three_in_an_outline_a_little_off_it_denies_a_five() -> None:
     assert not field_denies("3", off, partly_hidden=True)
 
 
+def test_beside_a_jumbo_index_a_small_cards_few_or_blurred_pips_deny_nothing() -> None:
+    # a jumbo index's suit is as large as the pips or larger: on a small card, one pip
+    # blurred into the other black suit, or five pips blotted into three and a blob, are no
+    # clearer than the index; beside an ordinary index they deny it
+    ace = Field(1, 0, False, "C", alike=1, where=((0.5, 0.5),))
+    blotted = Field(3, 1, False)
+    for large in (False, True):
+        assert field_denies("A", ace, suit="S", both_corners=True, large_index=large) != large
+        assert field_denies("5", blotted, both_corners=True, large_index=large) != large
+    assert not field_denies("A", ace, suit="C", both_corners=True)  # (its own suit)
+
+
 def _small_card_read(seed: int, index: int, card: str) -> list[str | None]:
     """What is read on card ``index`` of the bench's small row at ``seed`` (``card``)."""
     scene = render_scene(conditions_for(PUBLISHED, "small"), seed)
