@@ -109,10 +109,12 @@ def _side_on_line(a: tuple[Quad, Quad], b: tuple[Quad, Quad], off: float) -> flo
     return max(start - length, -end) / max(length, other_length)
 
 
-def _tiles_side_by_side(a: Quad, b: Quad) -> bool:
-    """Whether outlines ``a`` and ``b`` are alike in size and side by side along one line
+def _tiles_side_by_side(a: Quad, b: Quad, size_a: tuple[float, float],
+                        size_b: tuple[float, float]) -> bool:
+    """Whether outlines ``a`` and ``b`` (their :func:`vision.sides.short_and_long` sizes
+    ``size_a`` and ``size_b``) are alike in size and side by side along one line
     (:data:`TILE_ALIKE`, :data:`TILE_LINE`, :data:`TILE_GAP`)."""
-    (short_a, long_a), (short_b, long_b) = short_and_long(a), short_and_long(b)
+    (short_a, long_a), (short_b, long_b) = size_a, size_b
     if (abs(short_a - short_b) > TILE_ALIKE * max(short_a, short_b)
             or abs(long_a - long_b) > TILE_ALIKE * max(long_a, long_b)
             or float(np.hypot(*(a.mean(axis=0) - b.mean(axis=0)))) > (
@@ -141,6 +143,7 @@ def in_a_row_of_tiles(unread: list[Quad]) -> list[bool]:
     [False, False, False]
     """
     group = list(range(len(unread)))
+    sizes = [short_and_long(quad) for quad in unread]
 
     def root(k: int) -> int:
         while group[k] != k:
@@ -150,7 +153,7 @@ def in_a_row_of_tiles(unread: list[Quad]) -> list[bool]:
 
     for i, a in enumerate(unread):
         for j in range(i + 1, len(unread)):
-            if root(i) != root(j) and _tiles_side_by_side(a, unread[j]):
+            if root(i) != root(j) and _tiles_side_by_side(a, unread[j], sizes[i], sizes[j]):
                 group[root(i)] = root(j)
     roots = [root(k) for k in range(len(unread))]
     return [roots.count(r) >= TILES_IN_A_ROW for r in roots]

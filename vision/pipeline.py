@@ -363,19 +363,18 @@ class Recognizer:
                                            counts=counts)
         first = self._read_found(image, counts, found) if found else []
         named = [d for d in first if d.card is not None]
-        if named and not _cluster_unread(first):
-            if len(named) == len(first) or not textured_table(image):
-                return first
+        apart = bool(named) and not _cluster_unread(first)
+        if apart and (len(named) == len(first) or not textured_table(image)):
+            return first
+        second = self._read_found(image, counts, find_cards_halved(
+            image, self.settings, counts), halved=True)
+        if apart:
             # an unread outline on a textured table: the look at the frame halved outlines
             # cards more cleanly there, and may find those the first look left out
-            second = self._read_found(image, counts, find_cards_halved(
-                image, self.settings, counts), halved=True)
             more = [d for d in second if d.card is not None
                     and not _overlaps_another(d.quad, [n.quad for n in named])]
             return named + more + [d for d in first if d.card is None and not _overlaps_another(
                 d.quad, [m.quad for m in more])]
-        second = self._read_found(image, counts, find_cards_halved(
-            image, self.settings, counts), halved=True)
         if named:
             return named + [d for d in second
                             if not _overlaps_another(d.quad, [d.quad for d in named])]
