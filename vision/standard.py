@@ -28,7 +28,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blurred_suits import suit_read_sharpened
-from vision.by_pips import read_by_pips, shows_more_pips, suited_by_pips
+from vision.by_pips import (
+    no_reading,
+    read_by_pips,
+    shows_more_pips,
+    small_by_pips,
+    suited_by_pips,
+)
 from vision.decks import BLACK_SUITS, FOUR_COLOUR_SUITS, RED_SUITS
 from vision.detect import quarter_turned
 from vision.face import (
@@ -455,7 +461,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,
                     partial(looks.blobs, (0, 0)), partial(fields, None))
-            if by_pips and not overlapped and not looks.hidden else lambda: None)
+            if by_pips and not overlapped and not looks.hidden else no_reading)
     suited = (partial(suited_by_pips, face, readings, th, partial(looks.blobs, None))
               if not overlapped else lambda: None)
     if not readings:
@@ -521,7 +527,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
     if not plain and _face_denies_read(read, fields(_reach(read)), looks.hidden, both_corners):
-        return (suited() or _small_by_pips(pips, read[0].suit, small)
+        return (suited() or small_by_pips(pips, read, small, _large_index(read))
                 or Reading(None, 0.0, Refusal.PIPS_DISAGREE))
     return Reading(read[0].card, min(r.p for r in read))
 
@@ -534,17 +540,12 @@ def _face_denies_read(read: list[CornerReading], field: Field, hidden: bool,
     :data:`LARGE_INDEX` down."""
     return field_denies(read[0].rank, field, partly_hidden=len(read) == 1 or hidden,
                         suit=read[0].suit, both_corners=both_corners,
-                        large_index=all(r.extent[1] >= LARGE_INDEX for r in read))
+                        large_index=_large_index(read))
 
 
-def _small_by_pips(pips: Callable[[], Reading | None], suit: str, small: bool,
-                   ) -> Reading | None:
-    """A ``small`` card whose face denies what its corners read, named by its pips where
-    they are of the very ``suit`` the corners read: its index is a blot of a few pixels (a
-    10 whose 1 blurred away read "2" in both corners), its pips many times larger."""
-    counted = pips() if small else None
-    return counted if counted is not None and counted.card is not None and (
-        counted.card[-1] == suit) else None
+def _large_index(read: list[CornerReading]) -> bool:
+    """Whether each index ``read`` reaches :data:`LARGE_INDEX` down the card."""
+    return all(r.extent[1] >= LARGE_INDEX for r in read)
 
 
 def _signs_deny(named: Reading, looks: _Looks) -> bool:
