@@ -5,6 +5,9 @@ first look's outlines of cards there run into the table's own (a card left out, 
 outlined askew and unread), where the look at the frame halved, its texture finer than
 it can resolve, often outlines them cleanly. Our own tables' frames are covered under
 9 % halved; real surfaces' (GIMP's photographs, :mod:`vision.real_tables`) 5-87 %.
+
+A tiled or planked table's own shapes may be outlined as cards, unread: inside such an
+outline lies the table itself, its colour the colour round it (:func:`the_table_inside`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from numpy.typing import NDArray
 from vision.detect import edge_mask
 
 Image = NDArray[np.uint8]
+Quad = NDArray[np.float32]
 
 TEXTURED = 0.15
 """Least share of a frame halved that its (dilated) edges cover, for its table to be
@@ -39,3 +43,65 @@ def textured_table(image: Image) -> bool:
     halved = np.asarray(cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
                         np.uint8)
     return float(np.count_nonzero(edge_mask(halved))) > TEXTURED * halved.size
+
+
+TABLE_ALIKE = 30.0
+"""Most distance (8-bit L*a*b*) between the median colours inside an outline and round it
+for the inside to be the table's (:func:`the_table_inside`). Terracotta tiles outlined
+on a real terracotta floor: 1-26; unread cards: 8-150, the white paper of those under 30
+on white marble uncoloured (chroma 0-8)."""
+
+EVEN_INSIDE = 30.0
+"""Most spread of lightness (10th to 90th percentile, 8-bit L*) inside an outline for its
+inside to be even: terracotta tiles 9-15; a card's ink on its paper, 100-240 (0 where
+the paper alone shows, white, uncoloured)."""
+
+COLOURED = 30.0
+"""Least chroma (8-bit a*, b* from grey) of an outline's inside for it to be no paper:
+terracotta 44-64; the paper of unread cards 0-23."""
+
+INSIDE, ROUND = 0.8, (1.1, 1.4)
+"""What an outline's inside is (the outline shrunk to this, about its centre) and what lies
+round it (grown from the first to the second: clear of its edge and shadow)."""
+
+
+def the_table_inside(image: Image, quad: Quad) -> bool:
+    """Whether what lies inside an outline (``quad``, in a BGR ``image``) is the table's own
+    surface, no card: even (:data:`EVEN_INSIDE`), coloured (:data:`COLOURED`: no paper, no
+    white card on a white table) and of the colour round it (:data:`TABLE_ALIKE`). A
+    terracotta floor's tiles were outlined and left unread so where cards lay and on the
+    empty floor.
+
+    >>> tiles = np.zeros((200, 200, 3), np.uint8); tiles[:] = (60, 110, 200)  # terracotta
+    >>> tile = np.float32([[70, 60], [130, 60], [130, 140], [70, 140]])
+    >>> card = tiles.copy(); card[60:140, 70:130] = 245; card[70:80, 75:82] = 20
+    >>> the_table_inside(tiles, tile), the_table_inside(card, tile)
+    (True, False)
+    """
+    if image.ndim != 3:
+        return False
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    h, w = image.shape[:2]
+    grown = centre + (q - centre) * ROUND[1]
+    x0, y0 = (max(int(v), 0) for v in np.floor(grown.min(axis=0)))
+    x1, y1 = (min(int(v) + 1, side) for v, side in zip(np.ceil(grown.max(axis=0)), (w, h),
+                                                        strict=True))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
+
+    def filled(scale: float) -> NDArray[np.uint8]:
+        mask = np.zeros(lab.shape[:2], np.uint8)
+        corners = centre + (q - centre) * scale - np.array([x0, y0], np.float32)
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+        return mask
+
+    inside = lab[filled(INSIDE) > 0].astype(np.float32)
+    round_it = lab[(filled(ROUND[1]) > 0) & (filled(ROUND[0]) == 0)].astype(np.float32)
+    if len(inside) < 20 or len(round_it) < 20:
+        return False
+    mine, table = np.median(inside, axis=0), np.median(round_it, axis=0)
+    spread = float(np.percentile(inside[:, 0], 90) - np.percentile(inside[:, 0], 10))
+    return (spread <= EVEN_INSIDE and float(np.hypot(mine[1] - 128, mine[2] - 128)) >= COLOURED
+            and float(np.linalg.norm(mine - table)) <= TABLE_ALIKE)
