@@ -42,6 +42,17 @@ reading to be clear of the outline: one a few pixels inside a card cuts each cor
 index alike (an 8 so cut read as a 3 in both, surely, its glyphs at the blank margin);
 glyphs of cards read right lay mostly 6-13 px in."""
 
+INDEX_REACH_ACROSS = 90
+"""Furthest (canonical pixels of the card's 200) that an index reaches across the card from
+its corner (:attr:`CornerReading.extent`), but one whose suit lies at the far end of the
+card's top (:data:`ACROSS_FAR_END`). The published designs' faces, read right: 24-68 px,
+72 read across (rank and suit side by side). A 9D's pips under an outline round it and
+another card were read across as a lone corner's 8D at 0.998, reaching 108 px."""
+
+ACROSS_FAR_END = 160
+"""Least reach across (canonical pixels of 200) of an index whose suit is printed at the
+far end of the card's top, its rank in the corner (aisleriot-tango-nuevo: 184-187)."""
+
 LEVELS = (0.5, 0.32, 0.66)
 """Ink levels (0 paper .. 1 the darkest ink) at which the corner is cut into glyphs: the
 first one usually; a lighter one for faint print; a darker one to part a blurred rank from

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from vision.detect import _contains, _side_ratio
 from vision.face import COURTS, Field, counted_rank, field_denies
-from vision.index import INDEX_INSET
+from vision.index import ACROSS_FAR_END, INDEX_INSET, INDEX_REACH_ACROSS
 from vision.readings import CornerReading, Reading
 from vision.small_courts import ENGLISH_COURTS
 from vision.thresholds import Thresholds
@@ -187,3 +187,33 @@ def one_index_covered(quad: NDArray[np.float32], others: list[NDArray[np.float32
     spots = [q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0]) for u, v in INDEX_SPOTS]
     covered = [any(_contains(other, spot) for other in others) for spot in spots]
     return covered.count(True) == 1
+
+
+LONE_INDEX_INSET = 26
+"""Furthest (canonical pixels) that the glyphs of an index read in one corner alone may lie
+in from the card's edges. Cards so named lay 4-23 px in (the rendered rows at seeds 98000
+and the real photos under four changes: 60 cards); a blurred queen of a held-out design on
+a real cork table was named 7S by the corner of its picture's frame, 32 px in, its own
+red index blurred faint."""
+
+
+def no_lone_index(only: CornerReading) -> bool:
+    """Whether what one corner alone reads (``only``, the other corner reading no card) is
+    no index: print far in from the card's edges (:data:`LONE_INDEX_INSET`: the corner of
+    a picture's frame beside the index), or reaching further across than an index does
+    (:data:`vision.index.INDEX_REACH_ACROSS`: a 9D's pips under an outline round it and
+    another card, read across as 8D), short of the far end of the card's top where one
+    printed across may have its suit (:data:`vision.index.ACROSS_FAR_END`).
+
+    >>> from dataclasses import replace
+    >>> pips = CornerReading("8", "D", 0.998, 0.999, True, 0, (108, 70), 13, across=True)
+    >>> no_lone_index(pips), no_lone_index(replace(pips, extent=(184, 70)))
+    (True, False)
+    >>> no_lone_index(replace(pips, extent=(40, 70))), no_lone_index(replace(pips, inset=32))
+    (False, True)
+    >>> no_lone_index(replace(pips, extent=(184, 70), across=False))
+    True
+    """
+    return only.inset > LONE_INDEX_INSET or (
+        only.extent[0] > INDEX_REACH_ACROSS
+        and not (only.across and only.extent[0] >= ACROSS_FAR_END))

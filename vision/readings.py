@@ -41,6 +41,9 @@ class CornerReading:
     letter: str = ""
     """The rank as printed, as the classifier read it (a court's J, Q, K, or another
     language's V, B, D, R; ``""`` where not known)."""
+    across: bool = False
+    """Read from a rank and suit side by side across the card's top
+    (:func:`vision.index.candidates_across`): such an index reaches far across."""
 
     @property
     def card(self) -> str:

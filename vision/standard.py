@@ -74,7 +74,7 @@ from vision.index import (
     paper_colour,
     parted,
 )
-from vision.one_corner import one_corner_backed
+from vision.one_corner import no_lone_index, one_corner_backed
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
 from vision.small_courts import (
@@ -192,12 +192,12 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
     by_corner: dict[int, list[CornerReading]] = {c: [] for c in INDEX_CORNERS}
     looked: list[tuple[Candidate, CornerReading]] = []
 
-    def look(cuts: Callable[[CornerInk], list[list[Candidate]]]) -> None:
+    def look(cuts: Callable[[CornerInk], list[list[Candidate]]], across: bool = False) -> None:
         """Read, in one batch, the candidates ``cuts`` finds in each corner still unclear."""
         batch = [cand for corner in INDEX_CORNERS if _unclear(by_corner[corner], th)
                  for found in cuts(windows[corner]) for cand in found]
         if batch:
-            readings = _readings(batch, th, small)
+            readings = [replace(r, across=across) for r in _readings(batch, th, small)]
             for reading in readings:
                 by_corner[reading.corner].append(reading)
             looked.extend(zip(batch, readings, strict=True))
@@ -209,7 +209,7 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
     look(_cut_off)
     if across and all(_unclear(by_corner[c], th) for c in INDEX_CORNERS):
         # ... or the deck prints its rank and suit side by side across the top
-        look(lambda window: [candidates_across(card, paper, window.corner)])
+        look(lambda window: [candidates_across(card, paper, window.corner)], across=True)
     return [_best(r, th) for c, r in sorted(by_corner.items()) if r], looked
 
 
@@ -519,9 +519,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
             reason = (Refusal.RANK_UNCLEAR if only.rank_p < th.single_corner
                       else Refusal.SUIT_UNCLEAR)
             return settle() or Reading(None, 0.0, reason)
-        if only.inset > LONE_INDEX_INSET:
-            # print far in from the card's edges, the other corner reading no card: the
-            # corner of a picture's frame, not the index beside it (a blurred QD as a 7S)
+        if no_lone_index(only):
             return settle() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)
     # (a face that plainly shows the card two sure corners read could deny nothing)
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
@@ -574,13 +572,6 @@ def _face_denies(card: str, face: Field) -> bool:
     return shows_more_pips(face, card[:-1]) or (
         suit is not None and face.pips >= 2 and suit != card[-1])
 
-
-LONE_INDEX_INSET = 26
-"""Furthest (canonical pixels) that the glyphs of an index read in one corner alone may lie
-in from the card's edges. Cards so named lay 4-23 px in (the rendered rows at seeds 98000
-and the real photos under four changes: 60 cards); a blurred queen of a held-out design on
-a real cork table was named 7S by the corner of its picture's frame, 32 px in, its own
-red index blurred faint."""
 
 LARGE_INDEX = 100
 """How far down a card (canonical pixels of its 280) a large index reaches, its suit as

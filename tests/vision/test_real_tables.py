@@ -103,6 +103,20 @@ def test_a_tiled_floors_own_tiles_are_no_cards(condition: str, seed: int) -> Non
         assert sum(d.card is not None for d in found) >= len(scene.cards) - 1
 
 
+@needs_surfaces
+@needs_designs
+def test_pips_reaching_far_across_a_card_are_no_index_of_one_corner_alone() -> None:
+    # a 9D with a 3D over it, outlined round both: one corner of that outline read the
+    # 9D's pips as an 8D's index at 0.998, reaching 108 of the card's 200 px across
+    if "leather" not in INSTALLED:
+        pytest.skip("the surface leather is not installed (scripts/ensure-table-surfaces.sh)")
+    scene = _on("leather", "overlap", 140000)
+    on_the_nine = [d.card for d in Recognizer("standard").detect(scene.image)
+                   if (owner := _owner(d, scene.cards)) is not None
+                   and scene.cards[owner[0]].card == "9D"]
+    assert on_the_nine == ["9D"]  # named 8D before
+
+
 def test_only_an_even_coloured_inside_of_the_colour_round_it_is_the_table() -> None:
     rng = np.random.default_rng(3)
     floor = np.clip(rng.normal((60, 110, 200), 6, (300, 300, 3)), 0, 255).astype(np.uint8)
