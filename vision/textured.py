@@ -6,8 +6,8 @@ outlined askew and unread), where the look at the frame halved, its texture fine
 it can resolve, often outlines them cleanly. Our own tables' frames are covered under
 9 % halved; real surfaces' (GIMP's photographs, :mod:`vision.real_tables`) 5-87 %.
 
-A tiled or planked table's own shapes may be outlined as cards, unread: inside such an
-outline lies the table itself, its colour the colour round it (:func:`the_table_inside`).
+A tiled floor's own tiles may be outlined as cards, unread: inside such an outline lies
+the table itself, its colour the colour round it (:func:`the_table_inside`).
 """
 
 from __future__ import annotations
