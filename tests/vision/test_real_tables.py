@@ -120,7 +120,7 @@ def test_pips_reaching_far_across_a_card_are_no_index_of_one_corner_alone() -> N
 def test_only_an_even_coloured_inside_of_the_colour_round_it_is_the_table() -> None:
     rng = np.random.default_rng(3)
     floor = np.clip(rng.normal((60, 110, 200), 6, (300, 300, 3)), 0, 255).astype(np.uint8)
-    quad = np.float32([[110, 100], [180, 100], [180, 200], [110, 200]])
+    quad = np.array([[110, 100], [180, 100], [180, 200], [110, 200]], np.float32)
     assert the_table_inside(floor, quad)  # a tile
     card = floor.copy()
     card[100:200, 110:180] = 240
