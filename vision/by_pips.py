@@ -22,15 +22,10 @@ from vision.pips import layout_rank, pip_sized
 from vision.readings import CornerReading, Reading
 from vision.thresholds import Thresholds
 
-OTHER_OF_ITS_COLOUR: dict[str, str] = {"S": "C", "C": "S", "H": "D", "D": "H"}
-"""Each suit's twin: the other suit printed in its colour, the one a blurred index is
-read as."""
-
 
 def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: Thresholds,
                  both_corners: bool, small: bool, whole: Callable[[], Blobs],
-                 plain: Callable[[], Field], index_suit_unheard: bool = False,
-                 ) -> Reading | None:
+                 plain: Callable[[], Field]) -> Reading | None:
     """A number card named by its pips alone where its index could not be read: blobs one
     size and shape, as many as the rank (two, each named the suit alone and both together,
     on a ``small`` card read upright, or where the ``whole`` face, corners included, shows
@@ -47,9 +42,7 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     (:func:`_an_ace_by_its_face`). Never a card whose ``plain`` face, beyond the usual
     index corners, shows more pips alike than its rank (:func:`shows_more_pips`:
     a small 9H on wood, its index ink reaching over the pips, one pip left in the middle,
-    was named AH by its "ace's face"). With ``index_suit_unheard``, no corner's suit
-    denies pips that are each and together of the other suit of its colour
-    (:data:`OTHER_OF_ITS_COLOUR`; see :func:`small_by_pips`)."""
+    was named AH by its "ace's face")."""
     field = face()
     if small and _an_ace_by_its_face(field, readings, th):
         return None if shows_more_pips(plain(), "A") else Reading(f"A{field.suit}", th.glyph)
@@ -62,40 +55,30 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     rank = layout_rank(field.where)
     if rank is None or rank != counted_rank(field):
         return None
-    unheard = OTHER_OF_ITS_COLOUR[suit] if (
-        index_suit_unheard and field.suit == field.pooled_suit == suit) else None
     if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
                              and (not both_corners or (r.suit_p >= th.rival
                                                        and r.inset >= INDEX_INSET)))
-                            or (r.suit not in (suit, unheard) and r.suit_p >= th.rival
+                            or (r.suit != suit and r.suit_p >= th.rival
                                 and (two or not both_corners)))
            for r in readings):
         return None
     return None if shows_more_pips(plain(), rank) else Reading(rank + suit, th.glyph)
 
 
-def small_by_pips(pips: Callable[..., Reading | None], read: list[CornerReading],
-                  small: bool, large_index: bool) -> Reading | None:
-    """A ``small`` card whose face denies the card its corners ``read``, named by its pips
-    (``pips``: :func:`read_by_pips` of it) where they are of the suit the corners read: its
-    index is a blot of a few pixels (a 10 whose 1 blurred away read "2" in both corners),
-    its pips many times larger. Where both corners read one card, pips of its rank and of
-    the other suit of its colour, each and together, name it in their suit (a 4S read 4C
-    surely in both corners beside four large spades): in small rows at fresh seeds (600
-    scenes, training and held-out designs) the pips were right each time both corners
-    read one number card and its pips another suit, but beside a ``large_index``, whose
-    suit is as large as the pips (a jumbo-index 2S, its two pips blurred to clubs)."""
-    if not small:
-        return None
-    counted = pips()
-    if counted is not None and counted.card is not None and counted.card[-1] == read[0].suit:
-        return counted
-    twin = pips(index_suit_unheard=True) if len(read) == 2 and not large_index else None
-    return twin if twin is not None and twin.card is not None and (
-        twin.card[:-1] == read[0].rank) else None
+def small_by_pips(pips: Callable[[], Reading | None], suit: str, small: bool,
+                  ) -> Reading | None:
+    """A ``small`` card whose face denies what its corners read, named by its pips
+    (``pips``: :func:`read_by_pips` of it) where they are of the very ``suit`` the corners
+    read: its index is a blot of a few pixels (a 10 whose 1 blurred away read "2" in both
+    corners), its pips many times larger. Never pips of another suit than both corners
+    read: a real 7S's pips blurred 2.5 px showed clubs, and a jumbo index's suit is as
+    large as the pips (a small 2S of that design, its two blurred pips read as clubs)."""
+    counted = pips() if small else None
+    return counted if counted is not None and counted.card is not None and (
+        counted.card[-1] == suit) else None
 
 
-def no_reading(**_: bool) -> None:
+def no_reading() -> None:
     """No card named (where a card may not be named by its pips)."""
     return None
 

@@ -525,7 +525,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     plain = not both_corners and _beyond_doubt(read, th) and shows_plainly(
         looks.blobs(_reach(read)), th, read[0].rank, read[0].suit)
     if not plain and _face_denies_read(read, fields(_reach(read)), looks.hidden, both_corners):
-        return (suited() or small_by_pips(pips, read, small, _large_index(read))
+        return (suited() or small_by_pips(pips, read[0].suit, small)
                 or Reading(None, 0.0, Refusal.PIPS_DISAGREE))
     return Reading(read[0].card, min(r.p for r in read))
 
@@ -538,12 +538,7 @@ def _face_denies_read(read: list[CornerReading], field: Field, hidden: bool,
     :data:`LARGE_INDEX` down."""
     return field_denies(read[0].rank, field, partly_hidden=len(read) == 1 or hidden,
                         suit=read[0].suit, both_corners=both_corners,
-                        large_index=_large_index(read))
-
-
-def _large_index(read: list[CornerReading]) -> bool:
-    """Whether each index ``read`` reaches :data:`LARGE_INDEX` down the card."""
-    return all(r.extent[1] >= LARGE_INDEX for r in read)
+                        large_index=all(r.extent[1] >= LARGE_INDEX for r in read))
 
 
 def _signs_deny(named: Reading, looks: _Looks) -> bool:

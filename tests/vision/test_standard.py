@@ -839,14 +839,7 @@ def test_a_small_cards_pips_name_its_rank_where_its_index_lost_a_glyph() -> None
 
 
 @needs_designs
-def test_a_small_cards_pips_name_its_suit_where_both_corners_read_its_twin() -> None:
-    # a four of spades 54 px wide: both corners read "4C" surely (their suits a few pixels
-    # high), its face shows four large spades laid out as a four's, each and together
-    assert _small_card_read(310006, 0, "4S") == ["4S"]  # refused as "pips disagree" before
-
-
-@needs_designs
-def test_a_small_jumbo_index_names_its_suit_against_its_blurred_pips() -> None:
+def test_a_small_cards_blurred_pips_of_another_suit_do_not_name_it() -> None:
     # a two of spades 47 px wide of the held-out jumbo-index design: both corners read 2S
     # surely, the index's spade as large as a pip; its two pips blurred read as clubs
     assert _small_card_read(500017, 0, "2S") == ["2S"]
