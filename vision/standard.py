@@ -197,7 +197,9 @@ def read_corners(card: Image, th: Thresholds | None = None, small: bool = False,
         batch = [cand for corner in INDEX_CORNERS if _unclear(by_corner[corner], th)
                  for found in cuts(windows[corner]) for cand in found]
         if batch:
-            readings = [replace(r, across=across) for r in _readings(batch, th, small)]
+            readings = _readings(batch, th, small)
+            if across:  # (marked only here: the other looks' readings are left as made)
+                readings = [replace(r, across=True) for r in readings]
             for reading in readings:
                 by_corner[reading.corner].append(reading)
             looked.extend(zip(batch, readings, strict=True))
