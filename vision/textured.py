@@ -7,7 +7,8 @@ it can resolve, often outlines them cleanly. Our own tables' frames are covered 
 9 % halved; real surfaces' (GIMP's photographs, :mod:`vision.real_tables`) 5-87 %.
 
 A tiled floor's own tiles may be outlined as cards, unread: inside such an outline lies
-the table itself, its colour the colour round it (:func:`the_table_inside`).
+the table itself, its colour the colour round it (:func:`the_table_inside`): a coloured
+tile's even colour, or a white marble tile's veins with no ink on them.
 """
 
 from __future__ import annotations
@@ -60,6 +61,22 @@ COLOURED = 30.0
 """Least chroma (8-bit a*, b* from grey) of an outline's inside for it to be no paper:
 terracotta 44-64; the paper of unread cards 0-23."""
 
+VEINED = 20.0
+"""Least spread of lightness (as :data:`EVEN_INSIDE`) inside an uncoloured outline for it to
+be veined like a stone: white marble tiles outlined on a real marble floor (GIMP's
+marble2, a surface no rule here was fitted on), 28-47; the bare paper of a white card, a
+few levels of noise."""
+
+VEINS_SLACK = 8.0
+"""How much more spread of lightness an uncoloured outline's inside may have than the
+table round it (over the same percentiles) for it to be the table's veins: marble tiles
+up to 4 more; a real photo's card, hazed to 60 % contrast and unread, 16 more."""
+
+NO_INK, INK_BELOW = 0.03, 60.0
+"""Most share of an uncoloured outline's inside darker than the table round it by
+:data:`INK_BELOW` (8-bit L*) for it to carry no print: marble tiles 0-0.021 (veins); the
+unread cards on the real surfaces and in the real photos, 0.04-0.4 but under haze."""
+
 INSIDE, ROUND = 0.8, (1.1, 1.4)
 """What an outline's inside is (the outline shrunk to this, about its centre) and what lies
 round it (grown from the first to the second: clear of its edge and shadow)."""
@@ -67,10 +84,12 @@ round it (grown from the first to the second: clear of its edge and shadow)."""
 
 def the_table_inside(image: Image, quad: Quad) -> bool:
     """Whether what lies inside an outline (``quad``, in a BGR ``image``) is the table's own
-    surface, no card: even (:data:`EVEN_INSIDE`), coloured (:data:`COLOURED`: no paper, no
-    white card on a white table) and of the colour round it (:data:`TABLE_ALIKE`). A
-    terracotta floor's tiles were outlined and left unread so where cards lay and on the
-    empty floor.
+    surface, no card: of the colour round it (:data:`TABLE_ALIKE`) and either even
+    (:data:`EVEN_INSIDE`) and coloured (:data:`COLOURED`: no paper, no white card on a white
+    table), or uncoloured, veined (:data:`VEINED`) no more than the table round it
+    (:data:`VEINS_SLACK`) and without ink (:data:`NO_INK`: a card's print). A terracotta
+    floor's tiles, and a white marble floor's, were outlined and left unread so where cards
+    lay and on the empty floor.
 
     >>> tiles = np.zeros((200, 200, 3), np.uint8); tiles[:] = (60, 110, 200)  # terracotta
     >>> tile = np.float32([[70, 60], [130, 60], [130, 140], [70, 140]])
@@ -102,6 +121,18 @@ def the_table_inside(image: Image, quad: Quad) -> bool:
     if len(inside) < 20 or len(round_it) < 20:
         return False
     mine, table = np.median(inside, axis=0), np.median(round_it, axis=0)
-    spread = float(np.percentile(inside[:, 0], 90) - np.percentile(inside[:, 0], 10))
-    return (spread <= EVEN_INSIDE and float(np.hypot(mine[1] - 128, mine[2] - 128)) >= COLOURED
-            and float(np.linalg.norm(mine - table)) <= TABLE_ALIKE)
+    if float(np.linalg.norm(mine - table)) > TABLE_ALIKE:
+        return False
+    spread = _spread(inside[:, 0])
+    if float(np.hypot(mine[1] - 128, mine[2] - 128)) >= COLOURED:
+        return spread <= EVEN_INSIDE
+    # uncoloured: a stone's veins, as varied as round it, never a card's print
+    inked = float(np.count_nonzero(inside[:, 0] < table[0] - INK_BELOW)) / len(inside)
+    return (VEINED <= spread <= _spread(round_it[:, 0]) + VEINS_SLACK
+            and inked <= NO_INK)
+
+
+def _spread(lightness: NDArray[np.float32]) -> float:
+    """Lightness's spread, 10th to 90th percentile."""
+    low, high = np.percentile(lightness, (10, 90))
+    return float(high - low)

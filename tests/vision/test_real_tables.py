@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -132,6 +133,29 @@ def test_only_an_even_coloured_inside_of_the_colour_round_it_is_the_table() -> N
     back = np.full((300, 300, 3), (40, 120, 40), np.uint8)
     back[100:200, 110:180] = (40, 40, 190)  # a plain red back on green cloth
     assert not the_table_inside(back, quad)
+
+
+def test_a_white_marble_tile_is_the_table_but_not_a_card_with_print_or_a_hazed_one() -> None:
+    # white marble: grey veins on white, the same inside a tile's outline as round it
+    rng = np.random.default_rng(6)
+    veins = cv2.GaussianBlur(rng.normal(0, 1, (300, 300)).astype(np.float32), (0, 0), 4)
+    level = np.clip(215 + 12 * veins / veins.std(), 0, 255).astype(np.uint8)
+    marble = np.dstack([level] * 3)
+    quad = np.array([[110, 100], [180, 100], [180, 200], [110, 200]], np.float32)
+    assert the_table_inside(marble, quad)  # a tile
+    card = marble.copy()
+    card[100:200, 110:180] = 240
+    for y in (120, 150, 175):
+        card[y:y + 12, 130:140] = 25  # its pips
+    assert not the_table_inside(card, quad)
+    hazed = marble.copy()
+    # a card seen through haze: its print no darker than the veins, but its lightness
+    # spread far wider than the table's round it
+    hazed[100:200, 110:180] = np.where(rng.random((100, 70)) < 0.2, 160, 245)[..., None]
+    assert not the_table_inside(hazed, quad)
+    white = marble.copy()
+    white[100:200, 110:180] = 236  # a white card's bare paper: even, no veins
+    assert not the_table_inside(white, quad)
 
 
 @needs_surfaces
