@@ -411,16 +411,19 @@ class Recognizer:
         look = None if self.gallery is not None else close_up(image, self.settings, counts)
         if look is None or not look.cards:
             return []
-        named = [d for d in self._read_found(look.framed, look.counts, look.cards)
+        named = [d for d in self._read_found(look.framed, look.counts, look.cards,
+                                                 outlined_only=True)
                  if d.card is not None]
         one = [replace(d, quad=look.in_frame(d.quad)) for d in named]
         return one if len(one) == 1 and look.filled_by(one[0].quad) else []
 
     def _read_found(self, image: Image, counts: PlaceTest | None, everything: list[FoundCard],
-                    halved: bool = False) -> list[Detection]:
+                    halved: bool = False, outlined_only: bool = False) -> list[Detection]:
         """Each card ``everything`` holds read (guesses on piles kept only where they read);
         ``halved``: found in the frame halved, so blurred that a standard card of a black
-        suit named unsurely is left unnamed (:func:`_black_named_surely`)."""
+        suit named unsurely is left unnamed (:func:`_black_named_surely`). ``outlined_only``:
+        a close-up's, only a card outlined whole counts: no guesses round an unread outline,
+        no row's top card, no card under others (parts of an outline, at a high cost)."""
         out: list[Detection] = []
         overlapped: set[int] = set()  # (the ids of those read over or under others)
         guesses = []
@@ -466,13 +469,13 @@ class Recognizer:
         unread = [d.quad for d in out if d.card is None and d.reason not in _NO_PILE
                   and short_side(d.quad) >= GUESS_ROUND_PX
                   and not cut_by_frame(d.quad, image.shape[1], image.shape[0])]
-        if unread:
+        if unread and not outlined_only:
             round_unread = [portrait(g) for g in cards_round(
                 image, unread, [d.quad for d in out] + guesses, self.settings)]
             guesses += [g for g in round_unread if counts is None or counts(centre_of(g))]
         for guess in guesses:
             self._guess_on_pile(image, guess, out, overlapped)
-        if self.gallery is None:
+        if self.gallery is None and not outlined_only:
             # an outline still unread (a guess on a pile outlines a card more closely) round
             # a row of cards spread along it: its top card lies whole at one of its ends
             names = {d.card for d in out if d.card is not None}
