@@ -294,20 +294,26 @@ def _corners(segments: NDArray[np.float32]) -> list[tuple[Corner, tuple[float, f
     along_i = (gap[:, 0] * unit[j, 1] - gap[:, 1] * unit[j, 0]) / cross
     meet = start[i] + along_i[:, None] * unit[i]
     reach = CORNER_REACH[0] * np.minimum(length[i], length[j]) + CORNER_REACH[1]
+    # each segment's end nearer the meeting point, and the other: both near ends in reach
+    # (all pairs at once; most squares pairs are not, and a pair's loop costs)
+    ends = []
+    for s in (i, j):
+        from_start = np.hypot(*(start[s] - meet).T)
+        from_end = np.hypot(*(end[s] - meet).T)
+        starts_near = from_start <= from_end
+        ends.append((starts_near, np.where(starts_near, from_start, from_end)))
+    met = (ends[0][1] <= reach) & (ends[1][1] <= reach)
     out = []
     seen: set[tuple[int, ...]] = set()
-    for k in range(len(i)):
+    for k in np.flatnonzero(met).tolist():
         ways = []
-        for s in (i[k], j[k]):
-            near, far = ((start[s], end[s]) if np.hypot(*(start[s] - meet[k]))
-                         <= np.hypot(*(end[s] - meet[k])) else (end[s], start[s]))
-            if np.hypot(*(near - meet[k])) > reach[k]:
-                break
+        for s, (starts_near, _) in zip((i[k], j[k]), ends, strict=True):
+            far = end[s] if starts_near[k] else start[s]
             ways.append((far - meet[k]) / max(float(np.hypot(*(far - meet[k]))), 1e-6))
         # the two sides of one thick edge make twin segments, and twin corners
         key = (*np.round(meet[k] / 4).astype(int).tolist(),
                *(round(math.degrees(math.atan2(v[1], v[0])) / 8) for v in ways))
-        if len(ways) == 2 and key not in seen:
+        if key not in seen:
             seen.add(key)
             out.append(((meet[k], ways[0], ways[1]),
                         (float(length[i[k]]), float(length[j[k]]))))
