@@ -29,11 +29,10 @@ from vision.detect import (
 )
 from vision.edges import snapped_to_edges
 from vision.enrolled import Gallery, Match, default_store
-from vision.face import COURTS
 from vision.frame_cut import cut_by_frame
 from vision.neighbours import of_the_tables_pattern, sized_like_its_neighbours
 from vision.one_corner import one_index_covered, twins_dropped
-from vision.outline_moves import corners_put_back, grown, pushed, sides_out
+from vision.outline_moves import corners_put_back, grown, pushed, sides_out, voted
 from vision.piles import cards_round
 from vision.play_area import PlaceTest, centre_of
 from vision.readings import Reading
@@ -82,36 +81,6 @@ INDEX_MARGIN = 0.04
 BORDER_GUESSES = (0.06, 0.10)
 """Widths (in card widths) of a printed white border that blur or a light table can hide:
 a card found by its coloured panel alone is tried again this much larger."""
-
-
-JITTER_PX = 0.75
-"""How far (image pixels, across and down) a small card's outline is shifted to be read
-again: a few-pixel index falls on the pixels another way."""
-
-JITTER_AGREE = 3
-"""Least of the four shifted readings of a small number card that must name one card
-(none naming another) for it to be named (all four for a court card)."""
-
-
-def _voted(image: Image, quad: NDArray[np.float32], side: float) -> Reading | None:
-    """A small card that did not read, named where its outline shifted by a part of a
-    pixel, four ways, reads it alike (:data:`JITTER_AGREE`) and never as another card:
-    each reading is as strict as the first, and a misreading that comes and goes with
-    the pixels does not outvote the others. A court card must read alike all four ways:
-    its picture cannot deny a J, Q or K that a blot in the index keeps reading."""
-    shifts = ((1, 1), (-1, 1), (1, -1), (-1, -1))
-    names: list[str | None] = []
-    for dx, dy in shifts:
-        moved = np.asarray(quad + JITTER_PX * np.array([dx, dy], np.float32), np.float32)
-        names.append(identify_standard(dewarp(image, moved), card_px=side, may_turn=False
-                                       ).card if inside(moved, image) else None)
-        named = {n for n in names if n is not None}
-        # (stopped as soon as the vote cannot name one card: a small card's reading is dear)
-        need = len(shifts) if any(n[:-1] in COURTS for n in named) else JITTER_AGREE
-        if len(named) > 1 or names.count(None) > len(shifts) - need:
-            return None
-    card = max(names, key=names.count)
-    return Reading(card, Thresholds.glyph) if card is not None else None
 
 
 SIDE_PUSHES = (0.12,)
@@ -243,13 +212,14 @@ class Recognizer:
                    retry: bool = True, own_sides: bool = False, cut: bool = False,
                    ) -> tuple[str | None, float, Refusal | None]:
         """``retry``: an unread card is read again: a small one in its outline shifted a
-        part of a pixel (:func:`_voted`), a larger one in outlines a little larger, then
-        sharpened (:func:`vision.sharpened.read_sharpened`), or a quarter round (not a
-        guess at a card on a pile, whose outline lies on its sides' edges, in a card's
-        proportions). ``own_sides``: ``quad`` lies on the card's own sides, found or guessed on
-        a pile's (not a row's top card guessed from its strip): over or under others, its
-        other corner may be hidden (:func:`identify_standard`). ``cut``: the frame cut the
-        card there, its pips too (as where ``quad`` runs out of ``image``)."""
+        part of a pixel (:func:`vision.outline_moves.voted`), a larger one in outlines a
+        little larger, then sharpened (:func:`vision.sharpened.read_sharpened`), or a
+        quarter round (not a guess at a card on a pile, whose outline lies on its sides'
+        edges, in a card's proportions). ``own_sides``: ``quad`` lies on the card's own
+        sides, found or guessed on a pile's (not a row's top card guessed from its strip):
+        over or under others, its other corner may be hidden (:func:`identify_standard`).
+        ``cut``: the frame cut the card there, its pips too (as where ``quad`` runs out of
+        ``image``)."""
         side = short_side(quad)
         if side < (MIN_SIDE_PX if self.gallery is None else MIN_SIDE_PX_TAUGHT):
             return None, 0.0, Refusal.TOO_SMALL
@@ -266,7 +236,7 @@ class Recognizer:
                 # a small card's few-pixel index read once more is read wrong more often:
                 # a vote of shifted outlines instead (not over or under another card)
                 if not overlapped:
-                    r = _voted(image, quad, side) or r
+                    r = voted(image, quad, side) or r
             else:
                 # blur pulls an outline inwards, and an index printed close to the edge is
                 # then cut: read it again a little larger
@@ -363,18 +333,23 @@ class Recognizer:
         first look named cards but left an outline round several unread
         (:func:`_cluster_unread`), the second look's cards that lie under none named join
         them; so do those it names where the first left any outline unread on a textured
-        table (:func:`vision.textured.textured_table`). Cards guessed from two sides (a
-        white card on white paper) are read by a taught deck too: guillex7's deck taught
-        from one photo a card 24 -> 25 of 26."""
+        table (:func:`vision.textured.textured_table`), or, for a taught deck, on any
+        textured table: a taught card's white on a busy table often has no outline of its
+        own to the first look (read there only what the first did not name). Cards guessed
+        from two sides (a white card on white paper) are read by a taught deck too:
+        guillex7's deck taught from one photo a card 24 -> 25 of 26."""
         found = find_cards_with_alternates(image, self.settings, piles=True, squares=True,
                                            counts=counts)
         first = self._read_found(image, counts, found) if found else []
         named = [d for d in first if d.card is not None]
         apart = bool(named) and not _cluster_unread(first)
-        if apart and (len(named) == len(first) or not textured_table(image)):
+        taught = self.gallery is not None
+        if apart and ((len(named) == len(first) and not taught) or not textured_table(image)):
             return first
-        second = self._read_found(image, counts, find_cards_halved(
-            image, self.settings, counts), halved=True)
+        halved = find_cards_halved(image, self.settings, counts)
+        if apart and taught:  # (what the first look named is not read again)
+            halved = [f for f in halved if not _overlaps_another(f.quad, [n.quad for n in named])]
+        second = self._read_found(image, counts, halved, halved=True)
         if apart:
             # an unread outline on a textured table: the look at the frame halved outlines
             # cards more cleanly there, and may find those the first look left out

@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 
 import vision.pipeline
-from vision.bench import PUBLISHED, VISIBLE, _owner, bench_designs, conditions_for
+from vision.bench import (
+    PUBLISHED,
+    TAUGHT_PUBLISHED,
+    VISIBLE,
+    _owner,
+    bench_designs,
+    conditions_for,
+    recognizer_for,
+)
 from vision.pipeline import Recognizer
 from vision.real_tables import (
     MAGIC,
@@ -123,6 +131,23 @@ def test_a_close_up_look_reads_only_what_it_outlines_whole(
     for name in ("cards_round", "row_top", "covered_cards"):
         monkeypatch.setattr(vision.pipeline, name, not_looked_for)
     assert Recognizer("standard")._close_up_read(scene.image, None) == []
+
+
+@needs_surfaces
+@needs_designs
+def test_a_taught_card_without_an_outline_on_a_printed_cloth_is_found_halved() -> None:
+    # a taught AH on the printed cloth: the first look named the other cards and found no
+    # outline of it, so it looked no further; the look at the frame halved outlines it
+    if "fibers" not in INSTALLED:
+        pytest.skip("the surface fibers is not installed (scripts/ensure-table-surfaces.sh)")
+    scene = render_scene(replace(conditions_for(TAUGHT_PUBLISHED, "upright"),
+                                 table=SURFACE + "fibers"), 120001)
+    found = recognizer_for(TAUGHT_PUBLISHED).detect(scene.image)
+    on_the_ace = [d.card for d in found if (owner := _owner(d, scene.cards)) is not None
+                  and scene.cards[owner[0]].card == "AH"]
+    assert on_the_ace == ["AH"]  # nothing before
+    assert all(d.card is None or d.card == scene.cards[o[0]].card
+               for d in found if (o := _owner(d, scene.cards)) is not None)
 
 
 @needs_surfaces
