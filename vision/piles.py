@@ -295,7 +295,7 @@ def _corners(segments: NDArray[np.float32]) -> list[tuple[Corner, tuple[float, f
     meet = start[i] + along_i[:, None] * unit[i]
     reach = CORNER_REACH[0] * np.minimum(length[i], length[j]) + CORNER_REACH[1]
     # each segment's end nearer the meeting point, and the other: both near ends in reach
-    # (all pairs at once; most squares pairs are not, and a pair's loop costs)
+    # (all pairs at once: most square pairs do not meet, and a loop over them costs)
     ends = []
     for s in (i, j):
         from_start = np.hypot(*(start[s] - meet).T)
