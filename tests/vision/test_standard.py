@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 import vision.face as face
 import vision.glyphs as glyphs
+import vision.outline_moves as outline_moves
 import vision.pipeline as pipeline
 import vision.standard as standard
 from tests.vision.scripted import detector_finds
@@ -1419,7 +1420,9 @@ def test_a_small_card_unread_is_named_where_its_outline_shifted_reads_it_alike(
         seen.append(card_px or 0.0)
         return readings[len(seen) - 1]
 
+    # (the first reading in the pipeline, the shifted ones in vision.outline_moves.voted)
     monkeypatch.setattr(pipeline, "identify_standard", scripted)
+    monkeypatch.setattr(outline_moves, "identify_standard", scripted)
     image = np.full((300, 300, 3), 90, np.uint8)
     quad = np.array([[100, 100], [160, 100], [160, 184], [100, 184]], np.float32)
     card, _, reason = Recognizer("standard")._read_quad(image, quad)
