@@ -296,19 +296,18 @@ def _corners(segments: NDArray[np.float32]) -> list[tuple[Corner, tuple[float, f
     reach = CORNER_REACH[0] * np.minimum(length[i], length[j]) + CORNER_REACH[1]
     # each segment's end nearer the meeting point, and the other: both near ends in reach
     # (all pairs at once: most square pairs do not meet, and a loop over them costs)
-    ends = []
+    near_start, met = [], np.ones(len(i), bool)
     for s in (i, j):
         from_start = np.hypot(*(start[s] - meet).T)
         from_end = np.hypot(*(end[s] - meet).T)
-        starts_near = from_start <= from_end
-        ends.append((starts_near, np.where(starts_near, from_start, from_end)))
-    met = (ends[0][1] <= reach) & (ends[1][1] <= reach)
+        near_start.append(from_start <= from_end)
+        met &= np.minimum(from_start, from_end) <= reach
     out = []
     seen: set[tuple[int, ...]] = set()
     for k in np.flatnonzero(met).tolist():
         ways = []
-        for s, (starts_near, _) in zip((i[k], j[k]), ends, strict=True):
-            far = end[s] if starts_near[k] else start[s]
+        for s, starts in zip((i[k], j[k]), near_start, strict=True):
+            far = end[s] if starts[k] else start[s]
             ways.append((far - meet[k]) / max(float(np.hypot(*(far - meet[k]))), 1e-6))
         # the two sides of one thick edge make twin segments, and twin corners
         key = (*np.round(meet[k] / 4).astype(int).tolist(),

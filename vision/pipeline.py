@@ -346,15 +346,16 @@ class Recognizer:
         taught = self.gallery is not None
         if apart and ((len(named) == len(first) and not taught) or not textured_table(image)):
             return first
+        named_quads = [n.quad for n in named]
         halved = find_cards_halved(image, self.settings, counts)
         if apart and taught:  # (what the first look named is not read again)
-            halved = [f for f in halved if not _overlaps_another(f.quad, [n.quad for n in named])]
+            halved = [f for f in halved if not _overlaps_another(f.quad, named_quads)]
         second = self._read_found(image, counts, halved, halved=True)
         if apart:
             # an unread outline on a textured table: the look at the frame halved outlines
             # cards more cleanly there, and may find those the first look left out
             more = [d for d in second if d.card is not None
-                    and not _overlaps_another(d.quad, [n.quad for n in named])]
+                    and not _overlaps_another(d.quad, named_quads)]
             return named + more + [d for d in first if d.card is None and not _overlaps_another(
                 d.quad, [m.quad for m in more])]
         if named:

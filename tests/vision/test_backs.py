@@ -60,8 +60,9 @@ LATTICES = ("aisleriot-anglo", "aisleriot-anglo-bitmap", "aisleriot-neoclassical
 """Backs whose lattice cells read as an index (a QD, a 10D) before backs were refused."""
 
 
-@pytest.mark.timeout(360)  # 24 frames of lattices: 81-84 s alone on a slow shared machine,
-# over the suite's 120 s beside another run (the frames' cost is in docs/vision.md's limits)
+# 24 frames of lattices: 81-84 s alone on a slow shared machine, over the suite's 120 s
+# beside another run (their cost is in docs/vision.md)
+@pytest.mark.timeout(360)
 def test_card_backs_on_a_table_are_not_named() -> None:
     # 120 backs in 24 frames: 6 named before backs were refused; one 10D is named still,
     # in an outline guessed round a back and the table beside it (its corners show no
