@@ -479,9 +479,12 @@
       case "send": {
         t.disabled = true;
         ui.sending = true;
+        const sent = ui.forms.entry.draft;
         const done = await ui.forms.entry.send();
         ui.sending = false;
-        if (done) { ui.forms.entry.reset(); renderEntry(); }
+        // The live message may come first and start a fresh form the player has already
+        // tapped into: only the draft that was sent is cleared.
+        if (done && ui.forms.entry.draft === sent) { ui.forms.entry.reset(); renderEntry(); }
         break;
       }
       case "toast-action": {

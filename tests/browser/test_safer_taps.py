@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.tables import play, token
@@ -174,3 +174,33 @@ def test_collector_targets_by_tapping_and_a_watcher_in_the_light(
     expect(watcher.locator("#standings .standing")).to_have_count(2)
     screenshot(watcher, "watching-light-360", tmp_path)
     context.close()
+
+
+def test_a_tap_made_before_the_send_is_answered_is_kept(page: Page) -> None:
+    """The live message of this phone's own entry may come before the answer to its send (a
+    busy table): the fresh form it opens is the player's, and the late answer leaves it."""
+    start_match(page, "catch-mag", ["Ann", "Ben"])
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_answer(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # the table has the event; the phone waits
+
+    page.route("**/api/events", hold_the_answer)
+    tap(page, "value", 2)
+    expect(page.locator("#entry-check")).to_have_class("check ok")
+    page.click("#send")
+    expect(page.locator("#entries li")).to_have_count(1)  # from the live message alone
+    tap(page, "success", True)
+    pressed = page.locator("#entry [data-field='success'][data-value='true']")
+    expect(pressed).to_have_attribute("aria-pressed", "true")
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    expect(page.locator("#send")).to_be_visible()
+    page.wait_for_timeout(300)  # the answer has been handled
+    expect(pressed).to_have_attribute("aria-pressed", "true")
+    tap(page, "color", "red")
+    send(page)
+    expect(page.locator("#standings .st-total[data-player='Ann']")).to_have_text("1")
