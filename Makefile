@@ -10,6 +10,10 @@ STAMP := $(VENV)/.installed-stamp
 # `make flash` needs mpremote alone: its own small venv, so that `sudo make flash` in
 # /opt/table-companion never adds anything to the service's venv.
 FLASH_VENV := .venv-flash
+# The whole suite file by file on every core, four at most: a file's tests share one process, so
+# a module's browser, server or WebKit driver starts once (pytest-xdist's --dist loadfile).
+# Half the time of one process on the two cores of a CI machine. PARALLEL= runs it in one.
+PARALLEL ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
 .PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model small-courts-model flash arm64-smoke clean
 
@@ -39,7 +43,7 @@ pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json tests/browser/js
 	sh scripts/ensure-webkit.sh
 	sh scripts/ensure-card-designs.sh
 	sh scripts/ensure-table-surfaces.sh
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # axe-core, injected into the dashboard pages by the browser tests.
 tests/browser/js/node_modules/.package-lock.json: tests/browser/js/package-lock.json
@@ -50,6 +54,7 @@ tests/firmware/node_modules/.package-lock.json: tests/firmware/package-lock.json
 	npm ci --prefix tests/firmware --no-audit --no-fund --loglevel=error
 
 test: lint typecheck pytest
+
 
 # The loop while changing code (under a minute): the rules engines, the board's protocol and
 # map, the API and the session, the table log; nothing marked browser, firmware, camera or
