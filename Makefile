@@ -13,6 +13,8 @@ FLASH_VENV := .venv-flash
 # The whole suite file by file on every core, four at most: a file's tests share one process, so
 # a module's browser, server or WebKit driver starts once (pytest-xdist's --dist loadfile).
 # Half the time of one process on the two cores of a CI machine. PARALLEL= runs it in one.
+# numpy's BLAS on one thread, as the service runs it (deploy/table-companion.service): on
+# threads of its own beside the other workers it spins (288 camera frames: 2.4x the CPU time).
 PARALLEL ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
 .PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model small-courts-model flash arm64-smoke clean
@@ -43,7 +45,7 @@ pytest: $(STAMP) tests/firmware/node_modules/.package-lock.json tests/browser/js
 	sh scripts/ensure-webkit.sh
 	sh scripts/ensure-card-designs.sh
 	sh scripts/ensure-table-surfaces.sh
-	$(BIN)/pytest $(PARALLEL)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest $(PARALLEL)
 
 # axe-core, injected into the dashboard pages by the browser tests.
 tests/browser/js/node_modules/.package-lock.json: tests/browser/js/package-lock.json
