@@ -190,16 +190,36 @@ class StarPlusAdapter:
 
 @dataclass(frozen=True)
 class SeatReading:
-    """The cards lying in front of one seat: those read, and how many could not be read."""
+    """The cards lying in front of one seat: those read, and how many could not be read,
+    ``face_down`` of them lying face down."""
 
     cards: tuple[str, ...]
     unread: int
+    face_down: int = 0
+
+    def notes(self, player: str) -> list[str]:
+        """What the phone says about the cards not read, in plain words.
+
+        >>> SeatReading(("fox",), 3, 1).notes("Ben")
+        ["2 cards in Ben's area could not be read: show them flat or tap them in", \
+"1 card in Ben's area lies face down: turn it up or tap it in"]
+        """
+        out = []
+        for n, what, do in ((self.unread - self.face_down, "could not be read", "show {} flat"),
+                            (self.face_down, "{} face down", "turn {} up")):
+            if n:
+                cards, lie, them = (("1 card", "lies", "it") if n == 1
+                                    else (f"{n} cards", "lie", "them"))
+                out.append(f"{cards} in {player}'s area {what.format(lie)}: "
+                           f"{do.format(them)} or tap {them} in")
+        return out
 
 
 def read_seats(state: TableState, players: Sequence[str],
                zone_of: Callable[[tuple[float, float]], str | None] | None = None
                ) -> dict[str, SeatReading]:
-    """What lies in front of each seat now, unread cards counted rather than refused.
+    """What lies in front of each seat now, unread cards counted rather than refused (a
+    card face down among them).
 
     ``zone_of`` places each card afresh (a card first seen before the camera knew
     the seats was tracked in another zone); by default a card's tracked zone counts.
@@ -208,10 +228,15 @@ def read_seats(state: TableState, players: Sequence[str],
     >>> b = TableCard(None, (50.0, 90.0), ((0, 0),) * 4, "seat:Ann", 2)
     >>> c = TableCard("fox", (50.0, 50.0), ((0, 0),) * 4, "centre", 3)
     >>> read_seats(TableState((a, b, c)), ("Ann", "Ben"))
-    {'Ann': SeatReading(cards=('harry',), unread=1), 'Ben': SeatReading(cards=(), unread=0)}
+    {'Ann': SeatReading(cards=('harry',), unread=1, face_down=0), \
+'Ben': SeatReading(cards=(), unread=0, face_down=0)}
+    >>> from vision.tracker import FaceDown
+    >>> read_seats(TableState((c,), (FaceDown((90.0, 90.0), "seat:Ben"),)), ("Ann", "Ben"))["Ben"]
+    SeatReading(cards=(), unread=1, face_down=1)
     """
     read: dict[str, list[str]] = {p: [] for p in players}
     unread = dict.fromkeys(players, 0)
+    face_down = dict.fromkeys(players, 0)
     for c in state.cards:
         owner = _seat(zone_of(c.centre) if zone_of is not None else c.zone)
         if owner not in read:
@@ -220,7 +245,12 @@ def read_seats(state: TableState, players: Sequence[str],
             unread[owner] += 1
         else:
             read[owner].append(c.card)
-    return {p: SeatReading(tuple(sorted(read[p])), unread[p]) for p in players}
+    for back in state.face_down:
+        owner = _seat(zone_of(back.centre) if zone_of is not None else back.zone)
+        if owner in read:
+            unread[owner] += 1
+            face_down[owner] += 1
+    return {p: SeatReading(tuple(sorted(read[p])), unread[p], face_down[p]) for p in players}
 
 
 

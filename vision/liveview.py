@@ -17,11 +17,14 @@ from vision.calibration import TableGeometry
 from vision.card_faces import STANDARD_DESIGNS, draw_suit
 from vision.decks import STANDARD, deck_of, display_name, is_red
 from vision.pipeline import Detection
+from vision.refusal import Refusal
 
 Image = NDArray[np.uint8]
 
 KNOWN = (60, 200, 60)
 UNKNOWN = (0, 160, 255)
+FACE_DOWN = (200, 200, 200)
+"""A card's back: no "?" to fix (a draw pile is in no play), light grey."""
 AREA = (255, 200, 80)
 """The calibrated play area and its zone borders (light blue)."""
 CHIP = (20, 20, 20)
@@ -57,9 +60,13 @@ def label(d: Detection, deck: str | None = None) -> str:
     ('Queen of spades', '? glare')
     >>> label(Detection("baby-james", q, 0.9)), label(Detection(None, q, 0.0))
     ('Baby James', '?')
+    >>> label(Detection(None, q, 0.0, Refusal.CARD_BACK))
+    'face down'
     """
     if d.card:
         return display_name(d.card, deck)
+    if d.reason is Refusal.CARD_BACK:
+        return "face down"
     return "?" if d.reason is None else f"? {d.reason.value}"
 
 
@@ -95,7 +102,8 @@ def annotate(frame: Image, detections: list[Detection], width: int = 960,
         draw_zones(out, geometry, scale)
     for d in detections:
         quad = np.round(d.quad * scale).astype(np.int32)
-        colour = KNOWN if d.card else UNKNOWN
+        colour = (KNOWN if d.card else FACE_DOWN if d.reason is Refusal.CARD_BACK
+                  else UNKNOWN)
         cv2.polylines(out, [quad], True, colour, 2, cv2.LINE_AA)
         x, y = int(quad[:, 0].min()), int(quad[:, 1].min()) - 6
         x, y = max(x, 3), max(y, 16)

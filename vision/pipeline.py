@@ -229,6 +229,10 @@ class Recognizer:
         r = identify_standard(card, card_px=side, overlapped=overlapped, may_turn=retry,
                               hidden=cut or cut_by_frame(quad, image.shape[1], image.shape[0]),
                               own_sides=own_sides)
+        if r.card is None and shows_its_back(card):
+            # a card face down (a draw pile): said so, and not read again, as no retry can
+            # name it (:func:`_face_up` refuses what they name there)
+            return None, 0.0, Refusal.CARD_BACK
         if not retry:
             return _last_checks(r, card, side)
         if r.card is None and r.reason is not Refusal.GLARE:
@@ -411,8 +415,7 @@ class Recognizer:
             if found.guessed:
                 guesses.append(q)
                 continue
-            # a fallback below that names the card replaces the quad; one that does not
-            # leaves the first quad's reason
+            # a fallback below that names the card replaces the quad (else the reason stays)
             card, score, reason = self._read_quad(image, q, found.overlapped, own_sides=True,
                                                   cut=found.cut)
             if (card is None and found.overlapped and self.gallery is None
@@ -457,7 +460,8 @@ class Recognizer:
             names = {d.card for d in out if d.card is not None}
             whole = partial(self._read_quad, image, overlapped=True, retry=False)
             for k, d in enumerate(out):
-                top = None if d.card else row_top(d.quad, whole, names)
+                top = None if d.card or d.reason is Refusal.CARD_BACK else row_top(
+                    d.quad, whole, names)
                 if top is not None:
                     names.add(top[0])
                     out[k] = Detection(top[0], top[1], top[2], None)
@@ -543,10 +547,11 @@ class Recognizer:
         overlapped.add(id(out[-1]))
 
 
-_NO_PILE = (Refusal.GLARE, Refusal.SUIT_UNCLEAR)
+_NO_PILE = (Refusal.GLARE, Refusal.SUIT_UNCLEAR, Refusal.CARD_BACK)
 """Why an unread outline is no outline round two cards of a pile: glare over a card, a
 rank read but not its suit (a blurred spade or club, :func:`black_suit_seen`: guessed
-round, a 10S read its outline cut as a 6S)."""
+round, a 10S read its outline cut as a 6S), a card's back (the one 10D named on 120
+published backs laid on tables was a guess round one)."""
 
 SNAP_BELOW_PX = Thresholds.small_card_px
 """Short side (image pixels) below which a card that did not read is read again in its

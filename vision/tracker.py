@@ -47,8 +47,18 @@ class TableCard:
 
 
 @dataclass(frozen=True)
+class FaceDown:
+    """A card lying face down in the last look (a draw pile, a card to turn up later): in
+    no play, never tracked, but where it lies (a shown hand with a card not turned up)."""
+
+    centre: Point
+    zone: str | None
+
+
+@dataclass(frozen=True)
 class TableState:
     cards: tuple[TableCard, ...] = ()
+    face_down: tuple[FaceDown, ...] = ()
 
     def in_zone(self, zone: str) -> tuple[TableCard, ...]:
         return tuple(c for c in self.cards if c.zone == zone)
@@ -123,6 +133,7 @@ class Tracker:
         self._background: NDArray[np.float32] | None = None
         self._known: NDArray[np.bool_] | None = None  # background pixels seen bare
         self._emitted: dict[int, TableCard] = {}
+        self._face_down: tuple[FaceDown, ...] = ()
         self.skipped = 0
         """Frames with motion, not looked at."""
         self.rested = 0
@@ -134,8 +145,8 @@ class Tracker:
 
     @property
     def state(self) -> TableState:
-        """The last stable table state reported."""
-        return TableState(tuple(self._emitted.values()))
+        """The last stable table state reported, and the cards face down in the last look."""
+        return TableState(tuple(self._emitted.values()), self._face_down)
 
     def moving(self, small: NDArray[np.float32]) -> bool:
         prev, self._previous = self._previous, small
@@ -167,7 +178,10 @@ class Tracker:
         before = self._looked()
         # a card lying face down (a draw pile, a card to turn up later) is in no play: not
         # tracked, it neither waits for a read nor keeps the table from settling
-        unmatched = [d for d in detect(frame) if d.reason is not Refusal.CARD_BACK]
+        seen = detect(frame)
+        unmatched = [d for d in seen if d.reason is not Refusal.CARD_BACK]
+        self._face_down = tuple(self._face_down_of(d) for d in seen
+                                if d.reason is Refusal.CARD_BACK)
         self._looked_at, self._moved_since_look, self._since_look = small, False, 0
         settled = True  # every card found where it was, read as it was; nothing new
         for track in list(self._tracks):  # a card put on top appends a track
@@ -212,6 +226,11 @@ class Tracker:
         settled &= self._looked() == before and all(t.confirmed for t in self._tracks)
         self._settled_looks = self._settled_looks + 1 if settled else 0
         return self._report()
+
+    def _face_down_of(self, d: Detection) -> FaceDown:
+        x, y = d.quad.mean(axis=0)
+        centre = (float(x), float(y))
+        return FaceDown(centre, self.zone_of(centre))
 
     def _looked(self) -> tuple[tuple[int, str | None], ...]:
         return tuple((t.number, t.identity(self.settings)) for t in self._tracks)

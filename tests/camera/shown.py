@@ -1,7 +1,9 @@
 """Shown hands on the simulated table, for the preview's API and browser tests.
 
-A card shown face down (its back painted into the frames, so the camera finds
-a card it cannot read) stands for a card held at an angle or under glare.
+A card shown face down: a published card's back painted into the frames. The
+standard deck's reader tells it for a back (the preview says it lies face down);
+a taught deck's reader finds a card it cannot read, as one held at an angle or
+under glare.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import cv2
 from companion.config import CameraSection
 from companion.inputs.camera import CameraFeed
 from tests.camera.conftest import SIZE, CameraTable, serving
+from vision.designs import on_background, published_back
 from vision.simtable import Laid, SimCameraSource, SimTable
 
 Point = tuple[float, float]
+BACK_DESIGN = "aisleriot-anglo"
+"""A lattice back (Bicycle's kind)."""
 
 
 class FaceDownCards(SimCameraSource):
@@ -29,6 +34,7 @@ class FaceDownCards(SimCameraSource):
         super().__init__(table)
         self.backs: tuple[Point, ...] = ()
         self._lock = threading.Lock()
+        self._painted_back: Any = None
 
     def lay_backs(self, points: list[Point]) -> None:
         with self._lock:
@@ -44,9 +50,14 @@ class FaceDownCards(SimCameraSource):
         w, h = self.table.card_width, self.table.card_height
         for x, y in backs:
             x0, y0, x1, y1 = round(x - w / 2), round(y - h / 2), round(x + w / 2), round(y + h / 2)
-            cv2.rectangle(painted, (x0, y0), (x1, y1), (235, 235, 235), -1)
-            cv2.rectangle(painted, (x0 + 5, y0 + 5), (x1 - 5, y1 - 5), (60, 40, 150), -1)
+            painted[y0:y1, x0:x1] = self._back(x1 - x0, y1 - y0)
         return painted
+
+    def _back(self, w: int, h: int) -> Any:
+        if self._painted_back is None or self._painted_back.shape[:2] != (h, w):
+            back = on_background(published_back(BACK_DESIGN, height=h), 235.0)
+            self._painted_back = cv2.resize(back, (w, h), interpolation=cv2.INTER_AREA)
+        return self._painted_back
 
 
 @contextmanager

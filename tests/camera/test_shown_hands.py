@@ -1,7 +1,7 @@
 """The shown hands preview (``GET /api/camera/hands``) through the simulated camera.
 
 The hands are laid in front of the seats on the simulated table, some cards
-face down (the camera finds them but cannot read them). The preview
+face down (the camera finds them, and cannot read them or tells their backs). The preview
 must name the right cards per seat, count the unread ones, enter nothing, and
 say plainly why it cannot answer (no camera, no markers, the wrong game, a
 pulled cable).
@@ -133,6 +133,9 @@ def test_the_collector_reveal_is_read_once_the_markers_are_laid(table: CameraTab
     assert shown["game"] == "collector" and shown["match"] == match_id
     assert shown["hands"] == {"Ann": [], "Ben": sorted(courts[:3])}
     assert shown["unread"] == {"Ann": 0, "Ben": 1}
+    # the standard deck's reader tells a back from a card it cannot read (a taught deck's
+    # does not: above, Ben's face-down Harry card could not be read)
+    assert shown["notes"] == ["1 card in Ben's area lies face down: turn it up or tap it in"]
     assert len(entries(table, match_id)) == len(mirror.events)  # nothing entered
 
     # the phone taps in the face-down card and sends the reveal: the match is scored

@@ -60,21 +60,22 @@ LATTICES = ("aisleriot-anglo", "aisleriot-anglo-bitmap", "aisleriot-neoclassical
 """Backs whose lattice cells read as an index (a QD, a 10D) before backs were refused."""
 
 
-# 24 frames of lattices: 81-84 s alone on a slow shared machine, over the suite's 120 s
-# beside another run (their cost is in docs/vision.md)
-@pytest.mark.timeout(360)
-def test_card_backs_on_a_table_are_not_named() -> None:
-    # 120 backs in 24 frames: 6 named before backs were refused; one 10D is named still,
-    # in an outline guessed round a back and the table beside it (its corners show no
-    # print of the back to recur)
+def test_card_backs_on_a_table_are_not_named_and_most_are_said_to_be_backs() -> None:
+    # 120 backs in 24 frames: 6 named before backs were refused, 1 (a 10D guessed round a
+    # back and the table beside it) before an unread outline showing a back was said to be
+    # one. Outlines said to be backs: 4 then, 86 now (of 112 outlines; the rest glare, 19,
+    # or unclear: backs small, turned, blurred). One said to be a back is in no play
+    # (vision.tracker) and is no "?" on the phone.
     rec = Recognizer("standard")
-    named = []
+    named, backs = [], 0
     for design in LATTICES:
         back = published_back(design, height=420)
         for seed in range(4):
             found = rec.detect(_backs_on_a_table(back, seed))
             named += [(design, seed, d.card) for d in found if d.card is not None]
-    assert len(named) <= 1, named
+            backs += sum(d.reason is Refusal.CARD_BACK for d in found)
+    assert named == []
+    assert backs >= 80
 
 
 def test_a_back_read_alone_is_refused_as_a_back() -> None:

@@ -5,22 +5,25 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.liveview import KNOWN, UNKNOWN, annotate, jpeg, label, mjpeg_part
+from vision.liveview import FACE_DOWN, KNOWN, UNKNOWN, annotate, jpeg, label, mjpeg_part
 from vision.pipeline import Detection
 from vision.refusal import Refusal
 
 
-def test_cards_are_outlined_known_green_unknown_orange() -> None:
+def test_cards_are_outlined_known_green_unknown_orange_backs_grey() -> None:
     frame = np.full((720, 1280, 3), 40, np.uint8)
     left = np.array([[100, 100], [300, 100], [300, 380], [100, 380]], np.float32)
     known = Detection("QS", left, 0.9)
     unknown = Detection(None, left + np.array([600, 0], np.float32), 0.3)
-    data = jpeg(frame, [known, unknown], width=640, quality=95)
+    back = Detection(None, left + np.array([900, 0], np.float32), 0.0, Refusal.CARD_BACK)
+    data = jpeg(frame, [known, unknown, back], width=640, quality=95)
     view = np.asarray(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), np.uint8)
     assert view.shape == (360, 640, 3)
     # the left edge of each outline, at half scale
     assert np.abs(view[120, 50].astype(int) - KNOWN).max() < 60
     assert np.abs(view[120, 350].astype(int) - UNKNOWN).max() < 60
+    # a card face down is no "?" to fix
+    assert np.abs(view[120, 500].astype(int) - FACE_DOWN).max() < 60
     assert np.abs(view[120, 200].astype(int) - 40).max() < 10  # inside: untouched
 
 

@@ -10,7 +10,7 @@ from tests.vision.scripted import Table
 from vision.enrolled import Gallery
 from vision.pipeline import Detection, Recognizer
 from vision.refusal import Refusal
-from vision.tracker import Change, Tracker
+from vision.tracker import Change, FaceDown, Tracker
 
 
 def _run(tracker: Tracker, frames: Iterable[np.ndarray],
@@ -177,3 +177,6 @@ def test_a_card_lying_face_down_is_not_tracked() -> None:
     _run(tracker, [STILL_FRAME] * 40, detect)
     assert [c.card for c in tracker.state.cards] == ["D7"]
     assert len(calls) == 5 + 3
+    # ... yet where it lies is known (a shown hand with a card not turned up)
+    x, y = pile.mean(axis=0)
+    assert tracker.state.face_down == (FaceDown((float(x), float(y)), "centre"),)

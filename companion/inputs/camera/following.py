@@ -306,13 +306,7 @@ class MatchFollower:
                                   "along the bottom edge) or tap the corners on the camera page, "
                                   "or tap the hands in")
         seats = read_seats(self.tracker.state, adapter.match.players, geometry.zone_of)
-        notes = []
-        for player, seat in seats.items():
-            if seat.unread:
-                cards = "1 card" if seat.unread == 1 else f"{seat.unread} cards"
-                them = "it" if seat.unread == 1 else "them"
-                notes.append(f"{cards} in {player}'s area could not be read: show {them} flat "
-                             f"or tap {them} in")
+        notes = [note for player, seat in seats.items() for note in seat.notes(player)]
         return {"match": self.match_id, "game": game,
                 "hands": {p: list(s.cards) for p, s in seats.items()},
                 "unread": {p: s.unread for p, s in seats.items()}, "notes": notes}
