@@ -203,9 +203,13 @@ class Recognizer:
 
     def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
         """Identify one canonical card image, with the reader's reason when it stays unknown
-        (a standard card's back read as a face is one: :func:`_face_up`)."""
+        (a standard card's back read as a face is one: :func:`_face_up`; a taught deck's
+        card that matches none and shows a back is one too)."""
         if self.gallery is not None:
-            return _outcome(self.gallery.identify(card))
+            taught = self.gallery.identify(card)
+            if taught.card is None and shows_its_back(card):
+                return None, 0.0, Refusal.CARD_BACK  # (no face of our decks shows a back)
+            return _outcome(taught)
         return _face_up(_outcome(identify_standard(card)), card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,

@@ -58,7 +58,7 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
     expect(rows.nth(1)).to_contain_text("Ben 3/5")
     expect(rows.nth(1)).to_contain_text("+1 unread")
     expect(phone.locator("#entry .camera-notes")).to_contain_text(
-        "1 card in Ben's area could not be read: show it flat or tap it in")
+        "1 card in Ben's area lies face down: turn it up or tap it in")
     ann = rows.nth(0).locator("[data-hand-remove]")
     expect(ann).to_have_count(5)
     names = [b.get_attribute("aria-label") or "" for b in ann.all()]

@@ -1,9 +1,8 @@
 """Shown hands on the simulated table, for the preview's API and browser tests.
 
 A card shown face down: a published card's back painted into the frames. The
-standard deck's reader tells it for a back (the preview says it lies face down);
-a taught deck's reader finds a card it cannot read, as one held at an angle or
-under glare.
+camera finds it, reads no face and tells its back: the preview says it lies face
+down (the standard deck's reader and a taught deck's alike).
 """
 
 from __future__ import annotations

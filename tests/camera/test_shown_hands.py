@@ -1,7 +1,7 @@
 """The shown hands preview (``GET /api/camera/hands``) through the simulated camera.
 
 The hands are laid in front of the seats on the simulated table, some cards
-face down (the camera finds them, and cannot read them or tells their backs). The preview
+face down (the camera finds them and tells their backs). The preview
 must name the right cards per seat, count the unread ones, enter nothing, and
 say plainly why it cannot answer (no camera, no markers, the wrong game, a
 pulled cable).
@@ -67,10 +67,10 @@ def test_the_harry_hands_are_read_per_seat_and_the_phone_sends_the_round(
     assert shown["hands"] == {"Ann": ["fox", "harry", "harry", "harry", "harry"],
                               "Ben": ["james", "mom", "twin"]}
     assert shown["unread"] == {"Ann": 0, "Ben": 1}
-    assert shown["notes"] == ["1 card in Ben's area could not be read: show it flat or tap it in"]
+    assert shown["notes"] == ["1 card in Ben's area lies face down: turn it up or tap it in"]
     assert entries(table, match_id) == []  # a preview enters nothing
 
-    # the phone taps in the unread card (a hand holds 4, or 5 mid-pass) and the moths,
+    # the phone taps in the face-down card (a hand holds 4, or 5 mid-pass) and the moths,
     # and sends the round as its own
     hands = {**shown["hands"], "Ben": [*shown["hands"]["Ben"], "teacher"]}
     sent = table.post_event({"type": "round", "hands": hands,
@@ -78,14 +78,14 @@ def test_the_harry_hands_are_read_per_seat_and_the_phone_sends_the_round(
     assert sent["entry"]["actor"] == "Ann's phone"
     assert sent["summary"]["totals"]["Ann"] > 0
 
-    # two unread cards are counted in the plural
+    # two cards face down are counted in the plural
     table.sim.clear()
     lay(table, {"Ann": ["lamp"], "Ben": []}, {"Ann": 2})
     twice = preview(table).json()
     assert (twice["hands"], twice["unread"]) == ({"Ann": ["lamp"], "Ben": []},
                                                  {"Ann": 2, "Ben": 0})
-    assert twice["notes"] == ["2 cards in Ann's area could not be read: show them flat or "
-                              "tap them in"]
+    assert twice["notes"] == ["2 cards in Ann's area lie face down: turn them up or tap "
+                              "them in"]
     assert len(entries(table, match_id)) == 1
 
     # the camera has nothing to say about a Star Plus match's hands
@@ -133,8 +133,7 @@ def test_the_collector_reveal_is_read_once_the_markers_are_laid(table: CameraTab
     assert shown["game"] == "collector" and shown["match"] == match_id
     assert shown["hands"] == {"Ann": [], "Ben": sorted(courts[:3])}
     assert shown["unread"] == {"Ann": 0, "Ben": 1}
-    # the standard deck's reader tells a back from a card it cannot read (a taught deck's
-    # does not: above, Ben's face-down Harry card could not be read)
+    # the standard deck's reader tells a back from a card it cannot read, as a taught one does
     assert shown["notes"] == ["1 card in Ben's area lies face down: turn it up or tap it in"]
     assert len(entries(table, match_id)) == len(mirror.events)  # nothing entered
 

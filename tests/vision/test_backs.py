@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.backs import shows_its_back
+from vision.decks import deck_ids
 from vision.designs import (
     BENCH_DESIGNS,
     DesignError,
@@ -16,10 +17,12 @@ from vision.designs import (
     published_face,
 )
 from vision.detect import CARD_H, CARD_W
+from vision.enrolled import Gallery
 from vision.photo_changes import cropped_to_the_card, one_card_each
 from vision.photos import load_photos, missing_reason
 from vision.pipeline import Recognizer
 from vision.refusal import Refusal
+from vision.render import render_card
 
 TABLES = ((60, 110, 60), (120, 120, 120), (40, 70, 130), (30, 30, 30))
 """Felt, grey cloth, wood, a dark table (BGR)."""
@@ -84,6 +87,21 @@ def test_a_back_read_alone_is_refused_as_a_back() -> None:
     card = cv2.resize(back, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
     assert Recognizer("standard").read(np.asarray(card, np.uint8)) == (
         None, 0.0, Refusal.CARD_BACK)
+
+
+def test_a_taught_deck_says_a_back_it_cannot_match_is_a_back() -> None:
+    faces = {c: render_card("star-catcher", c) for c in deck_ids("star-catcher")}
+    rec = Recognizer(Gallery.from_faces("star-catcher", faces))
+    back = on_background(published_back("aisleriot-anglo", height=CARD_H), 255.0)
+    card = np.asarray(cv2.resize(back, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), np.uint8)
+    assert rec.read(card) == (None, 0.0, Refusal.CARD_BACK)
+    # its faces, even under glare, are no backs (matched, or unread for the glare)
+    for name in ("D7", "M", "C3"):
+        face = faces[name].copy()
+        cv2.circle(face, (face.shape[1] // 2, face.shape[0] // 2), face.shape[1] // 3,
+                   (255, 255, 255), -1)
+        assert rec.read(np.asarray(cv2.resize(face, (CARD_W, CARD_H)), np.uint8))[2] \
+            is not Refusal.CARD_BACK
 
 
 def test_no_published_face_of_the_held_out_designs_is_taken_for_a_back() -> None:
