@@ -256,7 +256,8 @@
       delete this.active[key];  // the first hand still short of cards comes up
       const read = {};
       for (const p of this.s.players) read[p] = hands[p].length;
-      this.compose = {camera: {filled: true, notes: r.data.notes || [], unread: r.data.unread || {}, read}};
+      this.compose = {camera: {filled: true, notes: r.data.notes || [], unread: r.data.unread || {},
+        faceDown: r.data.face_down || {}, read}};
       this.check = null;
       this.checkToken++;
       this.render();
@@ -272,7 +273,10 @@
         const m = max(p);
         // cards the camera saw but could not read, until as many have been tapped in
         const unread = camera.unread ? Math.min(camera.unread[p] || 0, camera.read[p] + (camera.unread[p] || 0) - cards.length) : 0;
-        const missing = unread > 0 ? ` <small class="flag-reason">+${unread} unread</small>` : "";
+        // (those face down are said so: they are to be turned up, not shown flat)
+        const down = Math.min(unread, (camera.faceDown || {})[p] || 0);
+        const missing = [[unread - down, "unread"], [down, "face down"]].filter(([n]) => n > 0)
+          .map(([n, what]) => ` <small class="flag-reason">+${n} ${what}</small>`).join("");
         return `<div class="hand-row${p === active ? " on" : ""}" style="border-color:${this.ui.color(p)}">
           <button class="hand-name" data-hand-player="${esc(f.key)}" data-player="${esc(p)}" style="color:${this.ui.color(p)}">${esc(p)} <small>${cards.length}/${m}</small>${missing}</button>
           <span class="hand-cards">${cards.map((c, i) => `<button class="pick-face sel" data-hand-remove="${esc(f.key)}" data-player="${esc(p)}" data-index="${i}" aria-label="Take ${esc(CARDS.label(this.match.game, c))} out of ${esc(p)}'s hand">${this.face(c)}<span aria-hidden="true">✕</span></button>`).join("")}</span></div>`;

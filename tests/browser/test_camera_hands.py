@@ -3,7 +3,7 @@ simulated camera, the real vision path.
 
 A Can't Catch Harry round: the hands lie in front of the seats, one of Ben's
 face down. The phone taps "Read hands from the camera", sees the hands filled
-and the unread card pointed out, taps that card in, picks the moths and sends
+and the face-down card pointed out, taps that card in, picks the moths and sends
 the round, which is scored as the phone's entry.
 """
 
@@ -56,7 +56,8 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
     rows = phone.locator("#entry .hand-row")
     expect(rows.nth(0)).to_contain_text("Ann 5/5")
     expect(rows.nth(1)).to_contain_text("Ben 3/5")
-    expect(rows.nth(1)).to_contain_text("+1 unread")
+    expect(rows.nth(1)).to_contain_text("+1 face down")
+    expect(rows.nth(1)).not_to_contain_text("unread")
     expect(phone.locator("#entry .camera-notes")).to_contain_text(
         "1 card in Ben's area lies face down: turn it up or tap it in")
     ann = rows.nth(0).locator("[data-hand-remove]")
@@ -70,7 +71,7 @@ def test_the_harry_round_is_filled_from_the_camera_fixed_by_tap_and_scored(
     # Ben's face-down card comes up by tap (his hand is the first one short), then the moths
     phone.click(f"#entry [data-hand-add='hands'][data-value='{value('teacher')}']")
     expect(rows.nth(1)).to_contain_text("Ben 4/5")
-    expect(rows.nth(1)).not_to_contain_text("unread")
+    expect(rows.nth(1)).not_to_contain_text("face down")
     phone.click("#entry [data-moth='moths'][data-player='Ann'][data-value='harry']")
     phone.click("#entry [data-moth='moths'][data-player='Ben'][data-value='lamp']")
     expect(phone.locator("#entry-check")).to_have_class("check ok")

@@ -58,6 +58,7 @@ def test_the_harry_hands_are_read_per_seat_and_the_phone_sends_the_round(
     assert empty.status_code == 200, empty.text
     assert empty.json() == {"match": match_id, "game": "cant-catch-harry",
                             "hands": {"Ann": [], "Ben": []}, "unread": {"Ann": 0, "Ben": 0},
+                            "face_down": {"Ann": 0, "Ben": 0},
                             "notes": []}
 
     lay(table, {"Ann": ["harry"] * 4 + ["fox"], "Ben": ["mom", "james", "twin"]}, {"Ben": 1})
@@ -66,7 +67,7 @@ def test_the_harry_hands_are_read_per_seat_and_the_phone_sends_the_round(
     shown = response.json()
     assert shown["hands"] == {"Ann": ["fox", "harry", "harry", "harry", "harry"],
                               "Ben": ["james", "mom", "twin"]}
-    assert shown["unread"] == {"Ann": 0, "Ben": 1}
+    assert shown["unread"] == shown["face_down"] == {"Ann": 0, "Ben": 1}
     assert shown["notes"] == ["1 card in Ben's area lies face down: turn it up or tap it in"]
     assert entries(table, match_id) == []  # a preview enters nothing
 
@@ -132,7 +133,7 @@ def test_the_collector_reveal_is_read_once_the_markers_are_laid(table: CameraTab
     shown = response.json()
     assert shown["game"] == "collector" and shown["match"] == match_id
     assert shown["hands"] == {"Ann": [], "Ben": sorted(courts[:3])}
-    assert shown["unread"] == {"Ann": 0, "Ben": 1}
+    assert shown["unread"] == shown["face_down"] == {"Ann": 0, "Ben": 1}
     # the standard deck's reader tells a back from a card it cannot read, as a taught one does
     assert shown["notes"] == ["1 card in Ben's area lies face down: turn it up or tap it in"]
     assert len(entries(table, match_id)) == len(mirror.events)  # nothing entered

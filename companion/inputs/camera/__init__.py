@@ -232,6 +232,7 @@ class CameraFeed:
         """The hands shown in front of each seat now, for the phone to prefill its form.
 
         ``{"match", "game", "hands": {player: [card, ...]}, "unread": {player: n},
+        "face_down": {player: n (of the unread)},
         "notes": [plain sentences]}``; enters nothing. Raises
         :class:`CameraNotReady` when the camera cannot tell yet (ask again) and
         :class:`CameraFeedError` saying why it cannot (no Harry or Collector match,

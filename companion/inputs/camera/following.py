@@ -309,4 +309,5 @@ class MatchFollower:
         notes = [note for player, seat in seats.items() for note in seat.notes(player)]
         return {"match": self.match_id, "game": game,
                 "hands": {p: list(s.cards) for p, s in seats.items()},
-                "unread": {p: s.unread for p, s in seats.items()}, "notes": notes}
+                "unread": {p: s.unread for p, s in seats.items()},
+                "face_down": {p: s.face_down for p, s in seats.items()}, "notes": notes}
