@@ -13,8 +13,9 @@ FLASH_VENV := .venv-flash
 # The whole suite file by file on every core, four at most: a file's tests share one process, so
 # a module's browser, server or WebKit driver starts once (pytest-xdist's --dist loadfile).
 # Half the time of one process on the two cores of a CI machine. PARALLEL= runs it in one.
-# numpy's BLAS on one thread, as the service runs it (deploy/table-companion.service): on
-# threads of its own beside the other workers it spins (288 camera frames: 2.4x the CPU time).
+# The pytest line below runs numpy's BLAS on one thread, as the service does
+# (deploy/table-companion.service): with threads of its own beside the other workers it spins
+# (288 camera frames: 2.4x the CPU time).
 PARALLEL ?= --numprocesses auto --maxprocesses 4 --dist loadfile
 
 .PHONY: run test test-fast lint typecheck pytest bench boardcfg index-model small-courts-model flash arm64-smoke clean

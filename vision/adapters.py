@@ -204,15 +204,15 @@ class SeatReading:
         ["2 cards in Ben's area could not be read: show them flat or tap them in", \
 "1 card in Ben's area lies face down: turn it up or tap it in"]
         """
-        out = []
-        for n, what, do in ((self.unread - self.face_down, "could not be read", "show {} flat"),
-                            (self.face_down, "{} face down", "turn {} up")):
-            if n:
-                cards, lie, them = (("1 card", "lies", "it") if n == 1
-                                    else (f"{n} cards", "lie", "them"))
-                out.append(f"{cards} in {player}'s area {what.format(lie)}: "
-                           f"{do.format(them)} or tap {them} in")
-        return out
+        sentences = ((self.unread - self.face_down,
+                      "{cards} in {player}'s area could not be read: show {them} flat or tap "
+                      "{them} in"),
+                     (self.face_down,
+                      "{cards} in {player}'s area {lie} face down: turn {them} up or tap "
+                      "{them} in"))
+        return [sentence.format(player=player, cards="1 card" if n == 1 else f"{n} cards",
+                                lie="lies" if n == 1 else "lie", them="it" if n == 1 else "them")
+                for n, sentence in sentences if n]
 
 
 def read_seats(state: TableState, players: Sequence[str],
@@ -237,8 +237,12 @@ def read_seats(state: TableState, players: Sequence[str],
     read: dict[str, list[str]] = {p: [] for p in players}
     unread = dict.fromkeys(players, 0)
     face_down = dict.fromkeys(players, 0)
+
+    def owner_of(centre: tuple[float, float], zone: str | None) -> str | None:
+        return _seat(zone_of(centre) if zone_of is not None else zone)
+
     for c in state.cards:
-        owner = _seat(zone_of(c.centre) if zone_of is not None else c.zone)
+        owner = owner_of(c.centre, c.zone)
         if owner not in read:
             continue
         if c.card is None:
@@ -246,7 +250,7 @@ def read_seats(state: TableState, players: Sequence[str],
         else:
             read[owner].append(c.card)
     for back in state.face_down:
-        owner = _seat(zone_of(back.centre) if zone_of is not None else back.zone)
+        owner = owner_of(back.centre, back.zone)
         if owner in read:
             unread[owner] += 1
             face_down[owner] += 1
