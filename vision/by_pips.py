@@ -136,16 +136,28 @@ ORNATE_PIP = 0.05
 ornate aces of spades of seven 6-9 % (and one design's ace of clubs, 7 %)."""
 
 
+INDEX_SUITS = 2
+"""Suit signs of a large index that reach beyond the usual index corners, where the face
+beyond them is counted: the classifier calls them suits, as it calls the pips."""
+
+
 def shows_more_pips(field: Field, rank: str) -> bool:
     """Whether ``field`` shows more pips alike than a card of ``rank`` has (an ace one; a
-    court none that counts): where it is the face beyond the usual index corners, ink read
-    as an index that reached over pips left too few counted beside it.
+    court none that counts), or more blobs called a suit than the rank's pips and a large
+    index's two suit signs (:data:`INDEX_SUITS`; its pips and signs are not alike in size):
+    where it is the face beyond the usual index corners, ink read as an index that reached
+    over pips left too few counted beside it (a small jumbo-index 5H, its index reaching
+    over the pips beside it, one pip left in the middle, was named AH by its "ace's face").
 
     >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "A")
     True
     >>> shows_more_pips(Field(7, 0, False, "H", alike=7), "7"), shows_more_pips(
     ...     Field(7, 0, False, "H", alike=7), "K")
     (False, False)
+    >>> shows_more_pips(Field(7, 0, False, "H"), "A"), shows_more_pips(Field(3, 0, False, "H"), "A")
+    (True, False)
     """
-    return field.alike is not None and rank not in COURTS and field.alike > (
-        1 if rank == "A" else int(rank))
+    if rank in COURTS:
+        return False
+    count = 1 if rank == "A" else int(rank)
+    return (field.alike is not None and field.alike > count) or field.pips > count + INDEX_SUITS

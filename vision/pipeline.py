@@ -203,14 +203,17 @@ class Recognizer:
 
     def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
         """Identify one canonical card image, with the reader's reason when it stays unknown
-        (a standard card's back read as a face is one: :func:`_face_up`; a taught deck's
-        card that matches none and shows a back is one too)."""
+        (a card that shows its back is refused as one, read as a face (:func:`_face_up`) or
+        read as nothing, of the standard deck or of a taught deck that matches it to none)."""
         if self.gallery is not None:
             taught = self.gallery.identify(card)
             if taught.card is None and shows_its_back(card):
                 return None, 0.0, Refusal.CARD_BACK  # (no face of our decks shows a back)
             return _outcome(taught)
-        return _face_up(_outcome(identify_standard(card)), card)
+        read = _outcome(identify_standard(card))
+        if read[0] is None and shows_its_back(card):
+            return None, 0.0, Refusal.CARD_BACK  # (as :meth:`_read_quad` says of an outline)
+        return _face_up(read, card)
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    retry: bool = True, own_sides: bool = False, cut: bool = False,

@@ -807,9 +807,14 @@ def test_beside_a_jumbo_index_a_small_cards_few_or_blurred_pips_deny_nothing() -
     assert not field_denies("A", ace, suit="C", both_corners=True)  # (its own suit)
 
 
-def _small_card_read(seed: int, index: int, card: str) -> list[str | None]:
-    """What is read on card ``index`` of the bench's small row at ``seed`` (``card``)."""
-    scene = render_scene(conditions_for(PUBLISHED, "small"), seed)
+def _small_card_read(seed: int, index: int, card: str,
+                     design: str | None = None) -> list[str | None]:
+    """What is read on card ``index`` of the bench's small row at ``seed`` (``card``); with
+    ``design``, that row's scene drawn in that published design alone."""
+    conditions = conditions_for(PUBLISHED, "small")
+    if design is not None:
+        conditions = replace(conditions, published=(design,))
+    scene = render_scene(conditions, seed)
     truth = scene.cards[index]
     assert truth.card == card
     return [d.card for d in Recognizer("standard").detect(scene.image)
@@ -823,6 +828,16 @@ def test_a_small_jumbo_index_ace_is_named_by_its_index_not_its_blurred_pip() -> 
     # down, its suit larger than the ace's one pip; both corners read AS surely, the pip
     # blurred to a few pixels reads as a club
     assert _small_card_read(58000, 5, "AS") == ["AS"]  # refused as "pips disagree" before
+
+
+@pytest.mark.skipif("npm-heruka-jumbo" not in INSTALLED,
+                    reason="npm-heruka-jumbo is not installed (scripts/ensure-card-designs.sh)")
+def test_a_small_jumbo_index_five_is_no_ace_by_the_one_pip_its_index_left() -> None:
+    # a five of hearts 49 px wide, read 4H in one corner, its index taken to reach 115 of
+    # 280 px down over the pips beside it: the one pip left in the middle made an "ace's
+    # face"; beyond the usual index corners, seven blobs are called hearts (its five pips
+    # and its index's two large suits), more than an ace shows
+    assert _small_card_read(700002, 5, "5H", "npm-heruka-jumbo") == ["5H"]  # "AH" before
 
 
 @needs_designs
