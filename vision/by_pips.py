@@ -161,3 +161,43 @@ def shows_more_pips(field: Field, rank: str) -> bool:
         return False
     count = 1 if rank == "A" else int(rank)
     return (field.alike is not None and field.alike > count) or field.pips > count + INDEX_SUITS
+
+
+NUMBER_RANKS = frozenset(str(n) for n in range(2, 11))
+"""The ranks a card's pips count out (an ace's one pip is its face)."""
+
+
+def more_read_surely(readings: list[CornerReading], counted: str, th: Thresholds) -> bool:
+    """Whether a corner reads a number rank above the one the pips count (``counted``) as
+    surely as a hidden corner's card is named (:attr:`Thresholds.hidden_corner`), in ink of
+    its suit's colour: an outline that cuts a card, a hand or a card over it hide pips,
+    and nothing adds any (a 6S lying over two cards, its outline cut across its top, its
+    6 read there as a 5: five pips counted settled a 5S, the other corner reading 6S at
+    1.0).
+
+    >>> six = CornerReading("6", "S", 1.0, 1.0, True, 1)
+    >>> more_read_surely([six], "5", Thresholds()), more_read_surely([six], "7", Thresholds())
+    (True, False)
+    """
+    if counted not in NUMBER_RANKS:
+        return False
+    return any(r.colour_ok and r.rank_p >= th.hidden_corner and r.rank in NUMBER_RANKS
+               and int(r.rank) > int(counted) for r in readings)
+
+
+COURT_SIGNS = 3
+"""Most blobs called suits that a court's face shows beyond its index corners (its large
+suit signs; some pieces of its picture)."""
+
+
+def court_among_pips(rank: str, field: Field) -> bool:
+    """Whether a court (``rank``) that two corners agree on, neither surely, lies round a
+    face (``field``) showing more blobs called suits than a court's signs
+    (:data:`COURT_SIGNS`): on a card over or under another, a piece of that card passes for
+    a picture (an 8D, its outline skewed by a 3H over it, both its 8s read faintly as a B,
+    a jack, beside four diamonds).
+
+    >>> court_among_pips("J", Field(4, 2, True, "D")), court_among_pips("J", Field(2, 1, True))
+    (True, False)
+    """
+    return rank in COURTS and field.pips > COURT_SIGNS

@@ -5,7 +5,7 @@ card, its face where the other corner shows no index at all (:func:`other_corner
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -217,3 +217,21 @@ def no_lone_index(only: CornerReading) -> bool:
     return only.inset > LONE_INDEX_INSET or (
         only.extent[0] > INDEX_REACH_ACROSS
         and not (only.across and only.extent[0] >= ACROSS_FAR_END))
+
+
+def court_by_one_corner(card: str, looks: Iterable[list[CornerReading]]) -> bool:
+    """Whether ``card`` is a court that no look at its corners (``looks``: each the best
+    reading of each corner) reads in both: one corner and a picture name a court, but on a
+    card over or under another the picture may be that card's (a KD under a KH, read a
+    quarter round, the KH's K over it read as a J in one corner, was named JD).
+
+    >>> jack = CornerReading("J", "D", 1.0, 1.0, True, 1)
+    >>> court_by_one_corner("JD", [[jack]]), court_by_one_corner("JD", [[jack, jack]])
+    (True, False)
+    >>> court_by_one_corner("9D", [[]])
+    False
+    """
+    if card[:-1] not in COURTS:
+        return False
+    return not any(len([r for r in readings if r.card == card and r.colour_ok]) == 2
+                   for readings in looks)

@@ -29,6 +29,8 @@ from numpy.typing import NDArray
 
 from vision.blurred_suits import suit_read_sharpened
 from vision.by_pips import (
+    court_among_pips,
+    more_read_surely,
     no_reading,
     read_by_pips,
     shows_more_pips,
@@ -74,7 +76,7 @@ from vision.index import (
     paper_colour,
     parted,
 )
-from vision.one_corner import no_lone_index, one_corner_backed
+from vision.one_corner import court_by_one_corner, no_lone_index, one_corner_backed
 from vision.readings import CornerReading, Reading
 from vision.refusal import Refusal
 from vision.small_courts import (
@@ -227,7 +229,8 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
 
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                       th: Thresholds, overlapped: bool = False,
-                      plain: Callable[[], Field] | None = None) -> Reading | None:
+                      plain: Callable[[], Field] | None = None,
+                      small: bool = False) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
     few pixels), settled by what its face shows, with both corners in view:
 
@@ -240,7 +243,9 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     another rank clearly: its outline may cut it, the pips counted a part of them. Nor
     where the face beyond the usual index corners (``plain``) shows more pips alike than
     the rank: the ink read as an index reached over pips (a real oblique 10H stretched
-    square, its outline through the card, read 6H by a pip cut at the outline).
+    square, its outline through the card, read 6H by a pip cut at the outline). Nor, on a
+    card not ``small`` (whose index is a blot, read surely as another rank often), where a
+    corner reads surely more than the pips count (:func:`vision.by_pips.more_read_surely`).
     """
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
@@ -253,7 +258,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         agree = [r for r in readings if r.rank == rank and r.suit == field.suit
                  and r.colour_ok and r.rank_p >= th.field_settled_rank
                  and r.suit_p >= th.leaning]
-        if agree and not (plain is not None and shows_more_pips(plain(), rank)):
+        if agree and not (plain is not None and shows_more_pips(plain(), rank)) and not (
+                not small and more_read_surely(readings, rank, th)):
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
     if counted is not None and not field.picture:
@@ -266,7 +272,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
         if agree and len({r.card for r in agree}) == 1 and not any(
                 r.suit != agree[0].suit and r.colour_ok and r.suit_p >= th.leaning
                 for r in readings) and not (plain is not None
-                                            and shows_more_pips(plain(), counted)):
+                                            and shows_more_pips(plain(), counted)) and not (
+                not small and more_read_surely(readings, counted, th)):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]
@@ -391,9 +398,12 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     # (the read before asked the pips: read faintly, the index alone is asked again)
     turned = _read_faintly(turned, turned_card, th, small, overlapped, turned_looks,
                            by_pips=False)
-    if turned.card is None or _face_denies(turned.card, looks.fields(None)):
+    if turned.card is None or _face_denies(turned.card, looks.fields(None)) or (
+            overlapped and court_by_one_corner(turned.card, (turned_looks.corners(
+                small=False, across=False, faint=faint)[0] for faint in (False, True)))):
         return upright
     return turned
+
 
 
 class _Looks(NamedTuple):
@@ -460,7 +470,8 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
-    settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None))
+    settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None),
+                     small)
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,
                     partial(looks.blobs, (0, 0)), partial(fields, None))
             if by_pips and not overlapped and not looks.hidden else no_reading)
@@ -475,7 +486,9 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
     if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card and (
             read or alike[0].rank in COURTS
-            or not fields(_reach(alike, th.agreeing_glyph)).washed):
+            or not fields(_reach(alike, th.agreeing_glyph)).washed) and not (
+            overlapped and not read and court_among_pips(
+                alike[0].rank, fields(_reach(alike, th.agreeing_glyph)))):
         # two corners read apart from each other agree: less need each be sure (a number
         # card's not both faintly on a face glare washes out: its pips cannot deny them)
         read = alike

@@ -452,14 +452,19 @@ def test_pips_glare_may_have_hidden_do_not_settle_corners_that_disagree(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a six of hearts under glare: one corner reads 6, the other (its blurred 6) a 5, and
     # glare has paled one of the six pips: the five left count a 5 and settle nothing;
-    # pips that glare left laid out as a whole rank do
+    # pips that glare left laid out as a whole rank do, against a corner that reads a 6
+    # surely only on a small card (a blot of an index); pips may be hidden, never added
     readings = [CornerReading("6", "H", 1.0, 1.0, True, 0),
                 CornerReading("5", "H", 1.0, 1.0, True, 1)]
     five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
     for field, named in ((Field(5, 0, False, "H"), "5H"),
                          (Field(5, 0, False, "H", washed=True), None),
                          (Field(5, 0, False, "H", washed=True, alike=5, where=five), "5H")):
-        assert _named_by(monkeypatch, readings, field, card_px=100) == named
+        assert _named_by(monkeypatch, readings, field, card_px=60) == named
+        assert _named_by(monkeypatch, readings, field, card_px=100) is None
+    # the other corner leaning to a 6 unsurely, five pips settle a 5 on any card
+    unsure = [replace(readings[0], rank_p=0.9), readings[1]]
+    assert _named_by(monkeypatch, unsure, Field(5, 0, False, "H"), card_px=100) == "5H"
     # an ace's one pip in the middle is its whole layout
     aces = [CornerReading("A", "C", 1.0, 0.95, False, 0),
             CornerReading("A", "D", 1.0, 0.87, True, 1)]
@@ -1099,9 +1104,13 @@ def test_pips_do_not_settle_an_overlapped_card_against_a_corner_read_clearly() -
                 CornerReading("6", "C", 0.85, 0.85, True, 1)]
     six = Field(6, 0, False, alike=6, pooled_suit="C")
     # a card alone (a small one, whose index is a blot) is settled by its pips
-    settled = _settled_by_field(lambda: six, readings, Thresholds())
+    settled = _settled_by_field(lambda: six, readings, Thresholds(), small=True)
     assert settled is not None and settled.card == "6C"
-    assert _settled_by_field(lambda: six, readings, Thresholds(), overlapped=True) is None
+    assert _settled_by_field(lambda: six, readings, Thresholds(), overlapped=True,
+                             small=True) is None
+    # nor a card not small: its "10" read surely, pips beyond six may be hidden (an outline
+    # cutting a card, a hand or a card over it), never added
+    assert _settled_by_field(lambda: six, readings, Thresholds()) is None
 
 
 def test_pips_do_not_settle_a_card_whose_face_beyond_its_corners_shows_more() -> None:
