@@ -316,11 +316,39 @@ def _harry_face(card: str) -> Image:
     return face
 
 
+BACK_CARD = "back"
+"""What :func:`render_card` draws the back of our own decks for (a card laid face down on
+the simulated table: :data:`vision.taught_store.BACK`)."""
+
+
+def _our_back(deck: str) -> Image:
+    """Our decks' back: a picture on white paper, no lattice, nor one colour all over, nor a
+    print that recurs: :func:`vision.backs.shows_its_back` does not tell it from a face, a
+    deck taught with it does."""
+    face = _blank_face()
+    rng = random.Random(zlib.crc32(deck.encode()))
+    ink = tuple(rng.randint(40, 160) for _ in range(3))
+    cv2.rectangle(face, (14, 14), (FACE_W - 15, FACE_H - 15), ink, 5, cv2.LINE_AA)
+    centre = (FACE_W // 2, FACE_H // 2)
+    cv2.circle(face, centre, 78, ink, -1, cv2.LINE_AA)
+    star = np.array([(centre[0] + (66 if k % 2 == 0 else 27) * math.sin(k * math.pi / 5),
+                      centre[1] - (66 if k % 2 == 0 else 27) * math.cos(k * math.pi / 5))
+                     for k in range(10)], np.int32)
+    cv2.fillPoly(face, [star], (60, 210, 240), cv2.LINE_AA)
+    for y in (70, FACE_H - 70):
+        cv2.ellipse(face, (centre[0], y), (70, 16), 0, 0, 360, ink, 3, cv2.LINE_AA)
+    return face
+
+
 def render_card(deck: str, card: str, design: int = 0) -> Image:
-    """The clean, flat, upright face of one card (``FACE_H`` x ``FACE_W`` BGR).
+    """The clean, flat, upright face of one card (``FACE_H`` x ``FACE_W`` BGR), or of our
+    decks, ``card`` :data:`BACK_CARD`, their back.
 
     ``design`` picks the standard deck's print design; other decks have one.
     """
+    if card == BACK_CARD and deck != "standard":
+        deck_ids(deck)
+        return _our_back(deck)
     if deck == "standard":
         if not 0 <= design < len(STANDARD_DESIGNS):
             raise RenderError(f"standard design must be 0..{len(STANDARD_DESIGNS) - 1}, "

@@ -29,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--deck", required=True, help="name for the deck, like star-catcher")
     source = e.add_mutually_exclusive_group(required=True)
     source.add_argument("--from", dest="folder", type=Path,
-                        help="folder of <card id>.png or .jpg images, one per distinct card")
+                        help="folder of <card id>.png or .jpg images, one per distinct card "
+                        "(and back.png, optional: the deck's back, so a card face down is "
+                        "said to be one)")
     source.add_argument("--camera", help="guided: show each card to this camera "
                         "(webcam:0, picamera, replay:PATH)")
     e.add_argument("--cards", help="comma-separated card ids to show (default: the deck "
@@ -79,7 +81,8 @@ def _enroll(args: argparse.Namespace) -> int:
     else:
         gallery = _guided(args)
         gallery.save(store)
-    print(f"enrolled {len(gallery.cards)} cards as deck {gallery.deck!r} in {store}")
+    back = " and their back" if gallery.has_back else ""
+    print(f"enrolled {gallery.card_count} cards{back} as deck {gallery.deck!r} in {store}")
     return 0
 
 

@@ -71,6 +71,7 @@ from vision.taught_keypoints import Features, features, quarter_turned
 from vision.taught_references import RIVALS, Ref
 from vision.taught_shade import fitted_shadow, relit
 from vision.taught_store import (
+    BACK,
     CARD_ID,
     CARD_SHAPED,
     FORMAT_VERSION,
@@ -99,7 +100,7 @@ from vision.taught_views import (
 )
 
 __all__ = [
-    "CARD_ID", "CARD_SHAPED", "DESC_SIZE", "FINE_SIZE", "FORMAT_VERSION", "PHOTO_SETTINGS",
+    "BACK", "CARD_ID", "CARD_SHAPED", "DESC_SIZE", "FINE_SIZE", "FORMAT_VERSION", "PHOTO_SETTINGS",
     "EnrollmentError", "Features", "Gallery", "Match", "aligned", "canonical_from_photo",
     "default_store", "describe", "enroll_folder", "features", "fine_view", "load_folder",
     "matvec", "quarter_turned", "valid_deck_name",
@@ -132,6 +133,8 @@ class Match:
     runner_up: float
     reason: Refusal | None = None
     """Why ``card`` is ``None`` (``None`` when it was named)."""
+    nearest: str | None = None
+    """Of a card not named, the reference it looked most like at first sight."""
 
     def __post_init__(self) -> None:
         if self.card is None and not isinstance(self.reason, Refusal):
@@ -201,8 +204,10 @@ class Gallery(GlareChecks, CoverChecks):
                 seen = self._in_shadow(card, look.per_card)
             if seen is not None:
                 return seen
-        return Match(None if look.found is None else self.cards[look.found], look.best,
-                     look.second, None if look.found is not None else look.reason)
+        if look.found is not None:
+            return Match(self.cards[look.found], look.best, look.second)
+        return Match(None, look.best, look.second, look.reason,
+                     self.cards[int(np.argmax(look.per_card))])
 
     def _in_shadow(self, card: Image, per_card: NDArray[np.float32]) -> Match | None:
         """The card named once relit, where a shadow across it explains how it differs from

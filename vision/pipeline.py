@@ -28,7 +28,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.edges import snapped_to_edges
-from vision.enrolled import Gallery, Match, default_store
+from vision.enrolled import BACK, Gallery, Match, default_store
 from vision.frame_cut import cut_by_frame
 from vision.neighbours import of_the_tables_pattern, sized_like_its_neighbours
 from vision.one_corner import one_index_covered, twins_dropped
@@ -204,10 +204,13 @@ class Recognizer:
     def read(self, card: Image) -> tuple[str | None, float, Refusal | None]:
         """Identify one canonical card image, with the reader's reason when it stays unknown
         (a card that shows its back is refused as one, read as a face (:func:`_face_up`) or
-        read as nothing, of the standard deck or of a taught deck that matches it to none)."""
+        read as nothing, of the standard deck or of a taught deck that matches it to none; a
+        taught deck's card that matches the deck's own back, where it was taught, too)."""
         if self.gallery is not None:
             taught = self.gallery.identify(card)
-            if taught.card is None and shows_its_back(card):
+            if taught.card == BACK or (taught.card is None and (
+                    (taught.nearest == BACK and taught.reason is Refusal.AMBIGUOUS)
+                    or shows_its_back(card))):
                 return None, 0.0, Refusal.CARD_BACK  # (no face of our decks shows a back)
             return _outcome(taught)
         read = _outcome(identify_standard(card))

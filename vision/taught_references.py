@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from vision.detect import CARD_H, CARD_W
 from vision.taught_keypoints import Features, features
 from vision.taught_panels import Sides, panel_sides
-from vision.taught_store import EnrollmentError, canonical_from_photo
+from vision.taught_store import BACK, EnrollmentError, canonical_from_photo
 from vision.taught_views import (
     DESC_SIZE,
     FINE_SIZE,
@@ -61,6 +61,16 @@ class References:
     _grey: dict[Ref, NDArray[np.float32]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
+    @property
+    def has_back(self) -> bool:
+        """Whether the deck's back was taught beside its faces (:data:`BACK`)."""
+        return BACK in self.cards
+
+    @property
+    def card_count(self) -> int:
+        """How many cards' faces were taught (not counting the back)."""
+        return len(self.cards) - self.has_back
+
     @classmethod
     def from_faces(cls, deck: str, faces: dict[str, Image]) -> Self:
         """Build a gallery from one canonical (or photographed) image per card id."""
@@ -93,8 +103,10 @@ class References:
     @cached_property
     def panel_sides(self) -> Sides | None:
         """How far the cards reach beyond the panel the deck prints inside them, if it
-        prints one (:func:`vision.taught_panels.panel_sides`)."""
-        return None if self.faces is None else panel_sides(list(self.faces))
+        prints one (:func:`vision.taught_panels.panel_sides`; its back, if taught, is not
+        asked)."""
+        return None if self.faces is None else panel_sides(
+            [face for card, face in zip(self.cards, self.faces, strict=True) if card != BACK])
 
     @cached_property
     def _features(self) -> list[Features]:

@@ -23,6 +23,10 @@ from vision.detect import CARD_H, CARD_W, DetectorSettings, dewarp, find_cards, 
 Image = NDArray[np.uint8]
 
 CARD_ID = re.compile(r"^[A-Za-z0-9*+\-]{1,32}$")
+BACK = "back"
+"""The id a taught deck's back is kept under beside its cards' faces (taught as one more
+card, laid face down; ``back.png`` in a folder): a card the camera matches to it is said
+to lie face down (:attr:`vision.refusal.Refusal.CARD_BACK`), never named."""
 FORMAT_VERSION = 2
 """2: the canonical faces are stored (1: descriptors only, before keypoints)."""
 
@@ -171,7 +175,8 @@ def valid_deck_name(name: str) -> str:
 
 
 def load_folder(folder: Path) -> dict[str, Image]:
-    """One image per card id from ``<card id>.png|.jpg`` files in ``folder``."""
+    """One image per card id from ``<card id>.png|.jpg`` files in ``folder`` (``back``: the
+    deck's back, :data:`BACK`)."""
     if not folder.is_dir():
         raise EnrollmentError(f"{folder} is not a folder; expected a folder of "
                               "<card id>.png or .jpg images")

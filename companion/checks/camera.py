@@ -87,4 +87,6 @@ def camera_checks(context: DoctorContext) -> Iterator[Check]:
                         f"companion vision enroll --deck {deck} --from PHOTOS (one flat, "
                         "upright photo per distinct card), or --camera to show each card")
         else:
-            yield Check(f"deck {deck}", True, f"{len(gallery.cards)} cards enrolled in {store}")
+            back = " and their back" if gallery.has_back else ""
+            yield Check(f"deck {deck}", True,
+                        f"{gallery.card_count} cards{back} enrolled in {store}")

@@ -49,8 +49,9 @@ class CameraControl(Protocol):
         """The deck being taught: prompt, hint, progress, captured cards."""
         ...
 
-    def enroll_start(self, deck: str, restart: bool = False) -> JSON:
-        """Start teaching ``deck`` (or join in; ``restart``: from its first card)."""
+    def enroll_start(self, deck: str, restart: bool = False, back: bool = False) -> JSON:
+        """Start teaching ``deck`` (or join in; ``restart``: from its first card; ``back``:
+        only the back of a deck taught already)."""
         ...
 
     def enroll_redo(self) -> JSON:

@@ -105,11 +105,22 @@
       button.textContent = `${deck.name} (${deck.cards} cards${deck.enrolled ? ", taught: teach again" : ""})`;
       button.addEventListener("click", () => startTeaching(deck.deck));
       box.appendChild(button);
+      if (!deck.enrolled) continue;
+      // its back, once its faces are known: a card face down is then said to be one
+      const back = document.createElement("button");
+      back.type = "button";
+      back.className = "deck-choice quiet";
+      back.dataset.back = deck.deck;
+      back.textContent = deck.back ? `${deck.name}: back taught, teach it again`
+        : `${deck.name}: teach its back (cards face down)`;
+      back.addEventListener("click", () => startTeaching(deck.deck, false, true));
+      box.appendChild(back);
     }
   }
 
-  async function startTeaching(deck, restart) {
-    const answer = await change("POST", "/api/camera/enroll", {deck, restart: !!restart});
+  async function startTeaching(deck, restart, back) {
+    const answer = await change("POST", "/api/camera/enroll",
+                                {deck, restart: !!restart, back: !!back});
     if (answer.ok) { state.teachOpen = true; $("decks").hidden = true; render(answer.data); }
     else if (answer.status !== 401) { $("teach-message").textContent = answer.data.detail; }
   }
@@ -129,7 +140,8 @@
     $("teach-hint").textContent = active ? status.hint : "";
     $("teach-bar").max = Math.max(1, status.total);
     $("teach-bar").value = status.done;
-    $("teach-progress").textContent = status.total ? `${status.done} of ${status.total}` : "";
+    $("teach-progress").textContent = status.total && !status.back
+      ? `${status.done} of ${status.total}` : "";
     $("teach-message").textContent = status.message || "";
     const deck = (status.decks || []).find((d) => d.deck === status.deck);
     $("teach-title").textContent = deck ? `Teaching the camera ${deck.name}` : "Teaching the camera";
@@ -137,7 +149,7 @@
     $("teach-restart").hidden = !status.deck;
     $("teach-cancel").hidden = !active;
     $("teach-close").hidden = active;
-    $("teach-redo").disabled = !status.done;
+    $("teach-redo").disabled = !status.done || !!status.back;
     showDecks(status.decks);
     const key = status.deck + ":" + status.captured.map((c) => c.card).join(",");
     if (key !== state.thumbsKey) {
@@ -173,7 +185,9 @@
   $("teach-redo").addEventListener("click", () => teachAction("/api/camera/enroll/redo"));
   $("teach-cancel").addEventListener("click", () => teachAction("/api/camera/enroll/cancel"));
   $("teach-restart").addEventListener("click", () => {
-    if (state.teach && state.teach.deck) startTeaching(state.teach.deck, true);
+    if (state.teach && state.teach.deck) {
+      startTeaching(state.teach.deck, true, !!state.teach.back);
+    }
   });
   $("teach-close").addEventListener("click", () => {
     state.teachOpen = false;

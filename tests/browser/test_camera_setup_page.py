@@ -16,6 +16,7 @@ from companion.config import CameraSection
 from companion.inputs.camera import CORNERS_FILE, CameraFeed
 from tests.browser.conftest import PHONE, PIN
 from tests.camera.conftest import SIZE, CameraTable, serving
+from vision.simtable import rendered_gallery
 
 
 def lay_alone(table: CameraTable, card: str) -> None:
@@ -92,6 +93,46 @@ def test_teaching_cards_and_tapping_corners_on_a_phone(browser: Browser, tmp_pat
                 assert abs(x - want_x) < 4 and abs(y - want_y) < 4, kept
             page.click("#corners-clear")
             expect(page.locator("#corners-state")).not_to_contain_text("corners you tapped")
+            assert errors == []
+        finally:
+            context.close()
+
+
+def test_teaching_a_taught_decks_back_on_a_phone(browser: Browser, tmp_path: Path) -> None:
+    cv2.setNumThreads(1)
+    rendered_gallery("star-plus").save(tmp_path / "decks")  # its cards taught already
+    feed = CameraFeed(CameraSection(source="sim", width=SIZE[0], height=SIZE[1]),
+                      store=tmp_path / "decks", max_fps=30.0)
+    with serving(tmp_path, feed) as table:
+        context = browser.new_context(**PHONE)  # type: ignore[arg-type]
+        try:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.set_default_timeout(8000)
+            page.goto(table.url + "/camera")
+            expect(page.locator("#status")).to_contain_text("Live")
+            page.click("#teach-open")
+            # a deck not taught offers no back to teach; a taught one does
+            expect(page.locator(".deck-choice[data-back='star-catcher']")).to_have_count(0)
+            back = page.locator(".deck-choice[data-back='star-plus']")
+            expect(back).to_have_text("Star Plus: teach its back (cards face down)")
+            back.click()
+            page.fill("#pin-input", PIN)
+            page.click("#pin-submit")
+            expect(page.locator("#teach-prompt")).to_have_text(
+                "Lay one card face down, alone in view")
+            expect(page.locator("#teach-progress")).to_have_text("")
+            expect(page.locator("#teach-redo")).to_be_disabled()  # its faces are kept
+            table.sim.reset("star-plus", (), markers=False)
+            lay_alone(table, "back")
+            expect(page.locator("#teach-message")).to_have_text(
+                "Saved: the camera knows the Star Plus cards' back")
+            expect(page.locator("#teach-thumbs img")).to_have_count(14)
+            page.click("#teach-close")
+            page.click("#teach-open")
+            expect(page.locator(".deck-choice[data-back='star-plus']")).to_have_text(
+                "Star Plus: back taught, teach it again")
             assert errors == []
         finally:
             context.close()

@@ -24,7 +24,9 @@ from companion.service import Settings, create_app
 from tests.camera.conftest import SIZE, CameraTable, Event, entry_like, serving
 from vision.decks import deck_ids
 from vision.enrolled import Gallery
-from vision.render import render_card
+from vision.pipeline import Recognizer
+from vision.refusal import Refusal
+from vision.render import Placement, compose_scene, render_card
 from vision.simtable import SimCameraSource, SimTable, rendered_gallery
 
 PLAYERS = ["Ann", "Ben"]
@@ -138,6 +140,47 @@ def test_a_deck_taught_on_the_phone_is_saved_and_read_at_once(camera_table: Came
     entry = table.watcher.wait_for(entry_like(play), 10, "the camera's play")
     assert entry.data["actor"] == "camera"
     assert [e["event"] for e in match_entries(table, match_id)] == [play]
+
+
+def test_a_decks_back_taught_on_the_phone_makes_its_cards_face_down_backs(
+        camera_table: CameraTable, tmp_path: Path) -> None:
+    table = camera_table
+    store = tmp_path / "decks"
+    # the back comes after the cards: the gallery its faces were taught into
+    early = post(table, "/api/camera/enroll", {"deck": "star-plus", "back": True}, status=409)
+    assert early["detail"] == ("teach the Star Plus cards first: the camera learns their "
+                               "back after them")
+    rendered_gallery("star-plus").save(store)
+    table.sim.reset("star-plus", (), markers=False)
+    decks = enroll_status(table)["decks"]
+    assert not next(d for d in decks if d["deck"] == "star-plus")["back"]
+    started = post(table, "/api/camera/enroll", {"deck": "star-plus", "back": True})
+    assert started["active"] and started["back"] and started["card"] == "back"
+    assert started["prompt"] == "Lay one card face down, alone in view"
+    # the faces taught are kept: there is nothing to redo yet
+    assert post(table, "/api/camera/enroll/redo", status=409)["detail"].startswith("no card")
+    # a card face up is no back
+    lay_alone(table, "1")
+    refused = wait_status(table, lambda s: "face up" in s["hint"], "the refusal")
+    assert refused["hint"] == "That is 1 (Aquarius) face up: lay a card face down"
+    table.sim.clear()
+    lay_alone(table, "back")
+    saved_status = wait_status(table, lambda s: bool(s["finished"]), "the back saved")
+    assert saved_status["message"] == "Saved: the camera knows the Star Plus cards' back"
+    assert next(d for d in saved_status["decks"] if d["deck"] == "star-plus")["back"]
+    assert [c["card"] for c in saved_status["captured"]][-1] == "back"
+    thumb = table.http.get("/api/camera/enroll/cards/13.jpg")  # (the back, after 13 faces)
+    assert thumb.status_code == 200 and thumb.content[:2] == b"\xff\xd8"
+    saved = Gallery.load(store, "star-plus")
+    assert saved.has_back and saved.card_count == 13
+    # read with it, a card face down is said to be one; without it, it was no card known
+    scene = compose_scene([Placement("back", 420, 300, 20.0, 160.0),
+                           Placement("7", 860, 330, -10.0, 160.0)], "star-plus", seed=3)
+    seen = {d.card or d.reason for d in Recognizer(saved).detect(scene.image)}
+    assert seen == {"7", Refusal.CARD_BACK}, seen
+    before = {d.card or d.reason for d in Recognizer(rendered_gallery("star-plus")).detect(
+        scene.image)}
+    assert Refusal.CARD_BACK not in before and "7" in before, before
 
 
 def test_teaching_enters_nothing_and_a_cancel_keeps_the_old_deck(camera_table: CameraTable,

@@ -241,15 +241,17 @@ class CameraFeed:
         worker = self._running_worker()
         return worker.call(lambda: worker.follower.shown_hands(worker.connection), timeout)
 
-    def enroll_start(self, deck: str, restart: bool = False) -> dict[str, Any]:
+    def enroll_start(self, deck: str, restart: bool = False, back: bool = False,
+                     ) -> dict[str, Any]:
         """Start teaching ``deck``; while it is being taught already, join in (or start
         again from its first card with ``restart``). Another deck being taught is refused
-        unless ``restart``. While a deck is taught the camera enters nothing."""
+        unless ``restart``. While a deck is taught the camera enters nothing. ``back``:
+        teach only the back of a deck taught already."""
         if deck not in TEACHABLE:
             raise CameraRequestError(f"the camera cannot be taught deck {deck!r}; expected one "
                                      f"of {', '.join(TEACHABLE)}")
         worker = self._running_worker()
-        return worker.call(lambda: worker.teacher.start(deck, restart))
+        return worker.call(lambda: worker.teacher.start(deck, restart, back))
 
     def enroll_redo(self) -> dict[str, Any]:
         """Forget the card captured last, to show it again."""

@@ -8,6 +8,7 @@ captured. A deck taught while the service runs is used at once.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from companion.inputs.camera.errors import CameraFeedError, CameraNotFound, CameraRequestError
 from vision.decks import deck_ids
 from vision.enroll import Enroller, card_name
-from vision.enrolled import EnrollmentError, Gallery
+from vision.enrolled import BACK, EnrollmentError, Gallery
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,7 +45,8 @@ HINTS = {
 
 
 def _idle() -> dict[str, Any]:
-    return {"active": False, "finished": False, "deck": None, "card": None, "prompt": "",
+    return {"active": False, "finished": False, "deck": None, "back": False, "card": None,
+            "prompt": "",
             "hint": "", "message": "", "done": 0, "total": 0, "captured": [], "version": 0}
 
 
@@ -63,6 +65,9 @@ class DeckTeacher:
         self._lock = threading.Lock()
         self._published: dict[str, Any] = _idle()
         self._faces: dict[str, Image] = {}
+        self._kept: frozenset[str] = frozenset()
+        """The cards a deck whose back is being taught was taught with (no redo forgets
+        them)."""
 
     @property
     def active(self) -> bool:
@@ -72,11 +77,23 @@ class DeckTeacher:
         """Whether ``deck`` was taught (now, or kept in the store)."""
         return deck in self.taught or (self.store / deck / "deck.json").is_file()
 
+    def back_taught(self, deck: str) -> bool:
+        """Whether ``deck``'s back was taught too (now, or kept in the store)."""
+        if deck in self.taught:
+            return self.taught[deck].has_back
+        try:
+            kept = json.loads((self.store / deck / "deck.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(kept, dict) and BACK in (kept.get("cards") or ())
+
     # -- what a phone asks -----------------------------------------------------------------
 
-    def start(self, deck: str, restart: bool) -> dict[str, Any]:
+    def start(self, deck: str, restart: bool, back: bool = False) -> dict[str, Any]:
         """Start teaching ``deck``; join in if it is being taught already (or start
-        again from its first card with ``restart``)."""
+        again from its first card with ``restart``). ``back``: teach only the back of a
+        deck taught already (a card laid face down), so that the camera says a card face
+        down is one, whatever its back shows."""
         if deck not in TEACHABLE:
             raise CameraRequestError(f"the camera cannot be taught deck {deck!r}; expected one "
                                      f"of {', '.join(TEACHABLE)}")
@@ -89,13 +106,30 @@ class DeckTeacher:
                 f"the camera is being taught {TEACHABLE[current.deck]} "
                 f"({len(current.faces)} of {len(current.cards)} cards): carry on with it, "
                 "or cancel it first")
-        self.enroller = Enroller(deck, deck_ids(deck))
+        self.enroller, self._kept = (self._back_of(deck) if back
+                                     else (Enroller(deck, deck_ids(deck)), frozenset()))
         self._publish(hint="", message="")
         return self.status()
+
+    def _back_of(self, deck: str) -> tuple[Enroller, frozenset[str]]:
+        """An enroller that asks for ``deck``'s back alone, its faces as they were taught."""
+        try:
+            gallery = self.taught.get(deck) or Gallery.load(self.store, deck)
+        except EnrollmentError:
+            raise CameraFeedError(f"teach the {TEACHABLE[deck]} cards first: the camera "
+                                  "learns their back after them") from None
+        assert gallery.faces is not None  # (a loaded or taught deck keeps its faces)
+        taught = dict(zip(gallery.cards, gallery.faces, strict=True))
+        # in the deck's order, as the thumbnails are numbered
+        faces = {c: taught[c] for c in (*deck_ids(deck), *gallery.cards)
+                 if c in taught and c != BACK}
+        return Enroller(deck, (*faces, BACK), faces=dict(faces)), frozenset(faces)
 
     def redo(self) -> dict[str, Any]:
         """Forget the card captured last, to show it again."""
         enroller = self._active()
+        if set(enroller.faces) <= self._kept:
+            raise CameraFeedError("no card has been captured yet: there is nothing to redo")
         card = enroller.undo()
         if card is None:
             raise CameraFeedError("no card has been captured yet: there is nothing to redo")
@@ -121,7 +155,7 @@ class DeckTeacher:
         with self._lock:
             status = dict(self._published)
         status["decks"] = [{"deck": deck, "name": name, "cards": len(deck_ids(deck)),
-                            "enrolled": self.enrolled(deck)}
+                            "enrolled": self.enrolled(deck), "back": self.back_taught(deck)}
                            for deck, name in TEACHABLE.items()]
         return status
 
@@ -130,7 +164,7 @@ class DeckTeacher:
         with self._lock:
             faces = self._faces
             deck = self._published.get("deck")
-        cards = deck_ids(deck) if isinstance(deck, str) else ()
+        cards = (*deck_ids(deck), BACK) if isinstance(deck, str) else ()
         if not 0 <= index < len(cards) or cards[index] not in faces:
             raise CameraNotFound(f"card number {index} has not been captured")
         import cv2
@@ -154,7 +188,9 @@ class DeckTeacher:
         quads = list(enroller.last_quads)
         if said.startswith("that looks like "):
             known = said.removeprefix("that looks like ").split(",")[0]
-            said = f"That is {card_name(enroller.deck, known)}, shown already: take it away"
+            said = (f"That is {card_name(enroller.deck, known)} face up: lay a card face down"
+                    if enroller.next_card == BACK else
+                    f"That is {card_name(enroller.deck, known)}, shown already: take it away")
         said = HINTS.get(said, said)
         if not said.startswith("captured "):
             if said != self._published["hint"]:
@@ -173,9 +209,10 @@ class DeckTeacher:
             return quads, None
         self.enroller = None
         self.taught[gallery.deck] = gallery
+        name = TEACHABLE[enroller.deck]
         self._publish(finished=True, deck=enroller.deck, faces=dict(enroller.faces),
-                      message=f"Saved: the camera knows the {len(enroller.cards)} "
-                              f"{TEACHABLE[enroller.deck]} cards")
+                      message=f"Saved: the camera knows the {name} cards' back" if self._kept
+                      else f"Saved: the camera knows the {len(enroller.cards)} {name} cards")
         return quads, gallery
 
     def _publish(self, hint: str | None = None, message: str | None = None,
@@ -186,13 +223,15 @@ class DeckTeacher:
         if enroller is not None:
             card = enroller.next_card
             cards = enroller.cards
-            status.update(active=True, finished=False, deck=enroller.deck,
+            status.update(active=True, finished=False, deck=enroller.deck, back=bool(self._kept),
                           card=card, done=len(enroller.faces), total=len(cards),
-                          prompt=(f"Lay {card_name(enroller.deck, card)} alone in view"
+                          prompt=("Lay one card face down, alone in view" if card == BACK
+                                  else f"Lay {card_name(enroller.deck, card)} alone in view"
                                   if card is not None else "Saving…"))
             faces = dict(enroller.faces)
         else:
-            cards = deck_ids(deck) if deck is not None else ()
+            cards = (*deck_ids(deck), *((BACK,) if BACK in (faces or {}) else ())) \
+                if deck is not None else ()
             status.update(active=False, finished=finished, deck=deck, card=None, hint="",
                           prompt="", done=len(faces or {}), total=len(cards))
         faces = faces or {}

@@ -82,6 +82,9 @@ class TeachDeck(StrictBody):
                                   "cant-catch-harry", max_length=40)
     restart: bool = Field(default=False, description="start again from the first card, "
                           "dropping what is being taught now (else: join in)")
+    back: bool = Field(default=False, description="teach only the back of a deck taught "
+                       "already (one card laid face down): the camera then says a card face "
+                       "down is one, whatever its back shows")
 
 
 class TappedCorners(StrictBody):
@@ -139,8 +142,9 @@ async def enroll_status(camera: CameraDep) -> JSON:
 async def enroll_start(body: TeachDeck, actor: PlayerDep, camera: CameraDep) -> JSON:
     """Start teaching a deck from its first card; while it is being taught already, join
     in (``restart``: start again). The camera enters nothing meanwhile; on the last card
-    the deck is saved and used."""
-    return await ask(camera.enroll_start, body.deck, body.restart)
+    the deck is saved and used. ``back``: teach the back of a deck taught already (409
+    where its cards were not taught yet)."""
+    return await ask(camera.enroll_start, body.deck, body.restart, body.back)
 
 
 @routes.post("/api/camera/enroll/redo", tags=["camera"])
