@@ -46,8 +46,8 @@ HINTS = {
 
 def _idle() -> dict[str, Any]:
     return {"active": False, "finished": False, "deck": None, "back": False, "card": None,
-            "prompt": "",
-            "hint": "", "message": "", "done": 0, "total": 0, "captured": [], "version": 0}
+            "prompt": "", "hint": "", "message": "", "done": 0, "total": 0, "captured": [],
+            "version": 0}
 
 
 class DeckTeacher:
