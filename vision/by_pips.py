@@ -167,19 +167,25 @@ NUMBER_RANKS = frozenset(str(n) for n in range(2, 11))
 """The ranks a card's pips count out (an ace's one pip is its face)."""
 
 
-def more_read_surely(readings: list[CornerReading], counted: str, th: Thresholds) -> bool:
+def more_read_surely(readings: list[CornerReading], counted: str, th: Thresholds,
+                     where: tuple[tuple[float, float], ...] = ()) -> bool:
     """Whether a corner reads a number rank above the one the pips count (``counted``) as
     surely as a hidden corner's card is named (:attr:`Thresholds.hidden_corner`), in ink of
-    its suit's colour: an outline that cuts a card, a hand or a card over it hide pips,
-    and nothing adds any (a 6S lying over two cards, its outline cut across its top, its
-    6 read there as a 5: five pips counted settled a 5S, the other corner reading 6S at
-    1.0).
+    its suit's colour, where the pips (centred at ``where``: :attr:`Field.where`) are not
+    laid out as the counted rank's: an outline that cuts a card, a hand or a card over it
+    hide pips, and nothing adds any (a 6S lying over two cards, its outline cut across its
+    top, its 6 read there as a 5: five pips, in no five's layout, settled a 5S, the other
+    corner reading 6S at 1.0). Pips laid out whole as the rank they count are that rank's
+    (a real 4D, one corner read as a 10D surely, its four pips at a four's places).
 
     >>> six = CornerReading("6", "S", 1.0, 1.0, True, 1)
     >>> more_read_surely([six], "5", Thresholds()), more_read_surely([six], "7", Thresholds())
     (True, False)
+    >>> five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
+    >>> more_read_surely([six], "5", Thresholds(), five)
+    False
     """
-    if counted not in NUMBER_RANKS:
+    if counted not in NUMBER_RANKS or layout_rank(where) == counted:
         return False
     return any(r.colour_ok and r.rank_p >= th.hidden_corner and r.rank in NUMBER_RANKS
                and int(r.rank) > int(counted) for r in readings)

@@ -245,7 +245,8 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     the rank: the ink read as an index reached over pips (a real oblique 10H stretched
     square, its outline through the card, read 6H by a pip cut at the outline). Nor, on a
     card not ``small`` (whose index is a blot, read surely as another rank often), where a
-    corner reads surely more than the pips count (:func:`vision.by_pips.more_read_surely`).
+    corner reads surely more than the pips count, in no layout of that count
+    (:func:`vision.by_pips.more_read_surely`).
     """
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
@@ -259,7 +260,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                  and r.colour_ok and r.rank_p >= th.field_settled_rank
                  and r.suit_p >= th.leaning]
         if agree and not (plain is not None and shows_more_pips(plain(), rank)) and not (
-                not small and more_read_surely(readings, rank, th)):
+                not small and more_read_surely(readings, rank, th, field.where)):
             return Reading(rank + field.suit, min(max(r.p for r in agree), th.glyph))
     counted = counted_rank(field)
     if counted is not None and not field.picture:
@@ -273,7 +274,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                 r.suit != agree[0].suit and r.colour_ok and r.suit_p >= th.leaning
                 for r in readings) and not (plain is not None
                                             and shows_more_pips(plain(), counted)) and not (
-                not small and more_read_surely(readings, counted, th)):
+                not small and more_read_surely(readings, counted, th, field.where)):
             return Reading(agree[0].card, min(max(r.p for r in agree), th.glyph))
     named = {r.card for r in readings}
     first = readings[0]

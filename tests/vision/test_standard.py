@@ -452,16 +452,18 @@ def test_pips_glare_may_have_hidden_do_not_settle_corners_that_disagree(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a six of hearts under glare: one corner reads 6, the other (its blurred 6) a 5, and
     # glare has paled one of the six pips: the five left count a 5 and settle nothing;
-    # pips that glare left laid out as a whole rank do, against a corner that reads a 6
-    # surely only on a small card (a blot of an index); pips may be hidden, never added
+    # pips that glare left laid out as a whole rank do. Against a corner that reads a 6
+    # surely, five pips in no five's layout settle a 5 only on a small card (a blot of an
+    # index): pips may be hidden, never added
     readings = [CornerReading("6", "H", 1.0, 1.0, True, 0),
                 CornerReading("5", "H", 1.0, 1.0, True, 1)]
     five = ((0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8))
-    for field, named in ((Field(5, 0, False, "H"), "5H"),
-                         (Field(5, 0, False, "H", washed=True), None),
-                         (Field(5, 0, False, "H", washed=True, alike=5, where=five), "5H")):
-        assert _named_by(monkeypatch, readings, field, card_px=60) == named
-        assert _named_by(monkeypatch, readings, field, card_px=100) is None
+    for field, small, larger in ((Field(5, 0, False, "H"), "5H", None),
+                                 (Field(5, 0, False, "H", washed=True), None, None),
+                                 (Field(5, 0, False, "H", washed=True, alike=5, where=five),
+                                  "5H", "5H")):
+        assert _named_by(monkeypatch, readings, field, card_px=60) == small
+        assert _named_by(monkeypatch, readings, field, card_px=100) == larger
     # the other corner leaning to a 6 unsurely, five pips settle a 5 on any card
     unsure = [replace(readings[0], rank_p=0.9), readings[1]]
     assert _named_by(monkeypatch, unsure, Field(5, 0, False, "H"), card_px=100) == "5H"
