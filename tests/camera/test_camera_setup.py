@@ -181,6 +181,13 @@ def test_a_decks_back_taught_on_the_phone_makes_its_cards_face_down_backs(
     before = {d.card or d.reason for d in Recognizer(rendered_gallery("star-plus")).detect(
         scene.image)}
     assert Refusal.CARD_BACK not in before and "7" in before, before
+    # taught again from its first card, the deck keeps the back it was taught
+    table.sim.clear()
+    post(table, "/api/camera/enroll", {"deck": "star-plus"})
+    for done, card in enumerate(deck_ids("star-plus"), start=1):
+        status = teach(table, card, done)
+    assert status["message"] == "Saved: the camera knows the 13 Star Plus cards and their back"
+    assert Gallery.load(store, "star-plus").has_back
 
 
 def test_teaching_enters_nothing_and_a_cancel_keeps_the_old_deck(camera_table: CameraTable,

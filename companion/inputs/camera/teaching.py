@@ -18,6 +18,7 @@ from companion.inputs.camera.errors import CameraFeedError, CameraNotFound, Came
 from vision.decks import deck_ids
 from vision.enroll import Enroller, card_name
 from vision.enrolled import BACK, EnrollmentError, Gallery
+from vision.taught_store import load_faces
 
 if TYPE_CHECKING:
     import numpy as np
@@ -68,6 +69,9 @@ class DeckTeacher:
         self._kept: frozenset[str] = frozenset()
         """The cards a deck whose back is being taught was taught with (no redo forgets
         them)."""
+        self._back_before: Image | None = None
+        """The back of the deck being taught again from its first card, as it was taught
+        (kept with its new faces)."""
 
     @property
     def active(self) -> bool:
@@ -108,6 +112,7 @@ class DeckTeacher:
                 "or cancel it first")
         self.enroller, self._kept = (self._back_of(deck) if back
                                      else (Enroller(deck, deck_ids(deck)), frozenset()))
+        self._back_before = None if back else self._taught_back(deck)
         self._publish(hint="", message="")
         return self.status()
 
@@ -124,6 +129,15 @@ class DeckTeacher:
         faces = {c: taught[c] for c in (*deck_ids(deck), *gallery.cards)
                  if c in taught and c != BACK}
         return Enroller(deck, (*faces, BACK), faces=dict(faces)), frozenset(faces)
+
+    def _taught_back(self, deck: str) -> Image | None:
+        """``deck``'s back as it was taught (now, or kept in the store), if it was."""
+        try:
+            cards, faces = ((self.taught[deck].cards, self.taught[deck].faces)
+                            if deck in self.taught else load_faces(self.store, deck))
+        except EnrollmentError:
+            return None
+        return None if faces is None or BACK not in cards else faces[cards.index(BACK)]
 
     def redo(self) -> dict[str, Any]:
         """Forget the card captured last, to show it again."""
@@ -200,7 +214,8 @@ class DeckTeacher:
             self._publish(hint="", message="")
             return quads, None
         try:
-            gallery = enroller.gallery()
+            gallery = (enroller.gallery() if self._back_before is None else Gallery.from_faces(
+                enroller.deck, {**enroller.faces, BACK: self._back_before}))
             gallery.save(self.store)
         except (EnrollmentError, OSError) as exc:
             enroller.undo()  # the last card again, once the problem is solved
@@ -212,7 +227,8 @@ class DeckTeacher:
         name = TEACHABLE[enroller.deck]
         self._publish(finished=True, deck=enroller.deck, faces=dict(enroller.faces),
                       message=f"Saved: the camera knows the {name} cards' back" if self._kept
-                      else f"Saved: the camera knows the {len(enroller.cards)} {name} cards")
+                      else f"Saved: the camera knows the {len(enroller.cards)} {name} cards"
+                      + (" and their back" if gallery.has_back else ""))
         return quads, gallery
 
     def _publish(self, hint: str | None = None, message: str | None = None,
