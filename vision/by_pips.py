@@ -20,6 +20,7 @@ from vision.face import (
 from vision.index import INDEX_INSET
 from vision.pips import layout_rank, pip_sized
 from vision.readings import CornerReading, Reading
+from vision.small_courts import NUMBER_RANKS
 from vision.thresholds import Thresholds
 
 
@@ -161,10 +162,6 @@ def shows_more_pips(field: Field, rank: str) -> bool:
         return False
     count = 1 if rank == "A" else int(rank)
     return (field.alike is not None and field.alike > count) or field.pips > count + INDEX_SUITS
-
-
-NUMBER_RANKS = frozenset(str(n) for n in range(2, 11))
-"""The ranks a card's pips count out (an ace's one pip is its face)."""
 
 
 def more_read_surely(readings: list[CornerReading], counted: str, th: Thresholds,

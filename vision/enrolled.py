@@ -133,8 +133,6 @@ class Match:
     runner_up: float
     reason: Refusal | None = None
     """Why ``card`` is ``None`` (``None`` when it was named)."""
-    nearest: str | None = None
-    """Of a card not named, the reference it looked most like at first sight."""
 
     def __post_init__(self) -> None:
         if self.card is None and not isinstance(self.reason, Refusal):
@@ -195,8 +193,19 @@ class Gallery(GlareChecks, CoverChecks):
         return bool(np.median(scores.max(axis=1)) >= 1.0 - 2 * self.min_margin)
 
     def identify(self, card: Image) -> Match:
-        """The reference a canonical card shows, or ``card=None`` when not clearly one."""
+        """The reference a canonical card shows, or ``card=None`` when not clearly one; a
+        card that shows the deck's back, where it was taught (:data:`BACK`), is refused as
+        a card back: matched to it, or left close between it and a face where it looks most
+        like the back at first sight."""
         look = self._look(card)
+        seen = self._seen(card, look)
+        if seen.card == BACK or (seen.card is None and seen.reason is Refusal.AMBIGUOUS
+                                 and self.cards[int(np.argmax(look.per_card))] == BACK):
+            return Match(None, 0.0, 0.0, Refusal.CARD_BACK)
+        return seen
+
+    def _seen(self, card: Image, look: _Look) -> Match:
+        """The reference ``card`` shows, its first look made (``look``)."""
         if look.found is None and self.faces is not None:
             seen = None if look.doubted else self._by_keypoints(
                 card, look.per_card, look.reason == Refusal.GLARE)
@@ -204,10 +213,8 @@ class Gallery(GlareChecks, CoverChecks):
                 seen = self._in_shadow(card, look.per_card)
             if seen is not None:
                 return seen
-        if look.found is not None:
-            return Match(self.cards[look.found], look.best, look.second)
-        return Match(None, look.best, look.second, look.reason,
-                     self.cards[int(np.argmax(look.per_card))])
+        return Match(None if look.found is None else self.cards[look.found], look.best,
+                     look.second, None if look.found is not None else look.reason)
 
     def _in_shadow(self, card: Image, per_card: NDArray[np.float32]) -> Match | None:
         """The card named once relit, where a shadow across it explains how it differs from

@@ -28,7 +28,7 @@ from vision.detect import (
     quad_iou,
 )
 from vision.edges import snapped_to_edges
-from vision.enrolled import BACK, Gallery, Match, default_store
+from vision.enrolled import Gallery, Match, default_store
 from vision.frame_cut import cut_by_frame
 from vision.neighbours import of_the_tables_pattern, sized_like_its_neighbours
 from vision.one_corner import one_index_covered, twins_dropped
@@ -207,16 +207,14 @@ class Recognizer:
         read as nothing, of the standard deck or of a taught deck that matches it to none; a
         taught deck's card that matches the deck's own back, where it was taught, too)."""
         if self.gallery is not None:
-            taught = self.gallery.identify(card)
-            if taught.card == BACK or (taught.card is None and (
-                    (taught.nearest == BACK and taught.reason is Refusal.AMBIGUOUS)
-                    or shows_its_back(card))):
+            taught = self.gallery.identify(card)  # (its own back, if taught, refused there)
+            if taught.card is None and taught.reason is not Refusal.CARD_BACK and (
+                    shows_its_back(card)):
                 return None, 0.0, Refusal.CARD_BACK  # (no face of our decks shows a back)
             return _outcome(taught)
+        # named or not (as :meth:`_read_quad` and :func:`_face_up` say of an outline)
         read = _outcome(identify_standard(card))
-        if read[0] is None and shows_its_back(card):
-            return None, 0.0, Refusal.CARD_BACK  # (as :meth:`_read_quad` says of an outline)
-        return _face_up(read, card)
+        return (None, 0.0, Refusal.CARD_BACK) if shows_its_back(card) else read
 
     def _read_quad(self, image: Image, quad: NDArray[np.float32], overlapped: bool = False,
                    retry: bool = True, own_sides: bool = False, cut: bool = False,

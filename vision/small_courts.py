@@ -143,6 +143,7 @@ def index_seconded(rank_features: NDArray[np.float32], suit_features: NDArray[np
 
 
 NUMBER_RANKS = frozenset(str(n) for n in range(2, 11))
+"""The ranks a card's pips count out (an ace's one pip is its face)."""
 
 ENGLISH_COURTS = frozenset(COURT_LETTERS)
 """The court letters a corner must print to name a court against the other corners: a

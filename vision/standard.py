@@ -406,7 +406,6 @@ def identify_standard(card: Image, th: Thresholds | None = None,
     return turned
 
 
-
 class _Looks(NamedTuple):
     """The looks at one card, each made the first time it is asked for only (the readings
     and checks of one card share them): :func:`read_corners` by its keyword flags,
@@ -485,11 +484,10 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     read = [r for r in readings if r.rank_p >= th.glyph and r.suit_p >= th.glyph
             and r.colour_ok]
     alike = [r for r in readings if r.colour_ok and r.p >= th.agreeing_glyph]
+    alike_face = partial(fields, _reach(alike, th.agreeing_glyph))
     if len(read) < 2 and len(alike) == 2 and alike[0].card == alike[1].card and (
-            read or alike[0].rank in COURTS
-            or not fields(_reach(alike, th.agreeing_glyph)).washed) and not (
-            overlapped and not read and court_among_pips(
-                alike[0].rank, fields(_reach(alike, th.agreeing_glyph)))):
+            read or alike[0].rank in COURTS or not alike_face().washed) and not (
+            overlapped and not read and court_among_pips(alike[0].rank, alike_face())):
         # two corners read apart from each other agree: less need each be sure (a number
         # card's not both faintly on a face glare washes out: its pips cannot deny them)
         read = alike

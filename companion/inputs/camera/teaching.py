@@ -66,9 +66,6 @@ class DeckTeacher:
         self._lock = threading.Lock()
         self._published: dict[str, Any] = _idle()
         self._faces: dict[str, Image] = {}
-        self._kept: frozenset[str] = frozenset()
-        """The cards a deck whose back is being taught was taught with (no redo forgets
-        them)."""
         self._back_before: Image | None = None
         """The back of the deck being taught again from its first card, as it was taught
         (kept with its new faces)."""
@@ -79,17 +76,34 @@ class DeckTeacher:
 
     def enrolled(self, deck: str) -> bool:
         """Whether ``deck`` was taught (now, or kept in the store)."""
-        return deck in self.taught or (self.store / deck / "deck.json").is_file()
+        return self._taught_cards(deck) is not None
 
-    def back_taught(self, deck: str) -> bool:
-        """Whether ``deck``'s back was taught too (now, or kept in the store)."""
+    def _taught_cards(self, deck: str) -> tuple[str, ...] | None:
+        """The ids ``deck`` was taught with, its back's among them if it was taught (now,
+        or kept in the store: its ``deck.json`` alone, read as the phones poll), or
+        ``None`` where it was not taught (``()`` where its ``deck.json`` cannot be read)."""
         if deck in self.taught:
-            return self.taught[deck].has_back
+            return self.taught[deck].cards
         try:
             kept = json.loads((self.store / deck / "deck.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
         except (OSError, ValueError):
-            return False
-        return isinstance(kept, dict) and BACK in (kept.get("cards") or ())
+            return ()
+        cards = kept.get("cards") if isinstance(kept, dict) else None
+        return tuple(c for c in cards if isinstance(c, str)) if isinstance(cards, list) else ()
+
+    def _taught_faces(self, deck: str) -> dict[str, Image] | None:
+        """``deck``'s faces, and its back if taught, by id (now, or kept in the store), or
+        ``None`` where it was not taught."""
+        if deck in self.taught:
+            cards, faces = self.taught[deck].cards, self.taught[deck].faces
+        else:
+            try:
+                cards, faces = load_faces(self.store, deck)
+            except EnrollmentError:
+                return None
+        return None if faces is None else dict(zip(cards, faces, strict=True))
 
     # -- what a phone asks -----------------------------------------------------------------
 
@@ -110,39 +124,27 @@ class DeckTeacher:
                 f"the camera is being taught {TEACHABLE[current.deck]} "
                 f"({len(current.faces)} of {len(current.cards)} cards): carry on with it, "
                 "or cancel it first")
-        self.enroller, self._kept = (self._back_of(deck) if back
-                                     else (Enroller(deck, deck_ids(deck)), frozenset()))
-        self._back_before = None if back else self._taught_back(deck)
+        self.enroller = self._back_of(deck) if back else Enroller(deck, deck_ids(deck))
+        self._back_before = None if back else (self._taught_faces(deck) or {}).get(BACK)
         self._publish(hint="", message="")
         return self.status()
 
-    def _back_of(self, deck: str) -> tuple[Enroller, frozenset[str]]:
-        """An enroller that asks for ``deck``'s back alone, its faces as they were taught."""
-        try:
-            gallery = self.taught.get(deck) or Gallery.load(self.store, deck)
-        except EnrollmentError:
+    def _back_of(self, deck: str) -> Enroller:
+        """An enroller that asks for ``deck``'s back alone, its faces as they were taught
+        (given it already: the teaching ends when the back is captured, so no redo can
+        forget one)."""
+        taught = self._taught_faces(deck)
+        if taught is None:
             raise CameraFeedError(f"teach the {TEACHABLE[deck]} cards first: the camera "
-                                  "learns their back after them") from None
-        assert gallery.faces is not None  # (a loaded or taught deck keeps its faces)
-        taught = dict(zip(gallery.cards, gallery.faces, strict=True))
+                                  "learns their back after them")
         # in the deck's order, as the thumbnails are numbered
-        faces = {c: taught[c] for c in (*deck_ids(deck), *gallery.cards)
-                 if c in taught and c != BACK}
-        return Enroller(deck, (*faces, BACK), faces=dict(faces)), frozenset(faces)
-
-    def _taught_back(self, deck: str) -> Image | None:
-        """``deck``'s back as it was taught (now, or kept in the store), if it was."""
-        try:
-            cards, faces = ((self.taught[deck].cards, self.taught[deck].faces)
-                            if deck in self.taught else load_faces(self.store, deck))
-        except EnrollmentError:
-            return None
-        return None if faces is None or BACK not in cards else faces[cards.index(BACK)]
+        faces = {c: taught[c] for c in (*deck_ids(deck), *taught) if c in taught and c != BACK}
+        return Enroller(deck, (*faces, BACK), faces=faces)
 
     def redo(self) -> dict[str, Any]:
         """Forget the card captured last, to show it again."""
         enroller = self._active()
-        if set(enroller.faces) <= self._kept:
+        if BACK in enroller.cards:  # (its faces were given, not captured)
             raise CameraFeedError("no card has been captured yet: there is nothing to redo")
         card = enroller.undo()
         if card is None:
@@ -168,8 +170,10 @@ class DeckTeacher:
         """The teaching's progress and what to tell the user now (cheap: for polling)."""
         with self._lock:
             status = dict(self._published)
+        taught = {deck: self._taught_cards(deck) for deck in TEACHABLE}
         status["decks"] = [{"deck": deck, "name": name, "cards": len(deck_ids(deck)),
-                            "enrolled": self.enrolled(deck), "back": self.back_taught(deck)}
+                            "enrolled": taught[deck] is not None,
+                            "back": BACK in (taught[deck] or ())}
                            for deck, name in TEACHABLE.items()]
         return status
 
@@ -226,7 +230,8 @@ class DeckTeacher:
         self.taught[gallery.deck] = gallery
         name = TEACHABLE[enroller.deck]
         self._publish(finished=True, deck=enroller.deck, faces=dict(enroller.faces),
-                      message=f"Saved: the camera knows the {name} cards' back" if self._kept
+                      message=f"Saved: the camera knows the {name} cards' back"
+                      if BACK in enroller.cards
                       else f"Saved: the camera knows the {len(enroller.cards)} {name} cards"
                       + (" and their back" if gallery.has_back else ""))
         return quads, gallery
@@ -239,7 +244,7 @@ class DeckTeacher:
         if enroller is not None:
             card = enroller.next_card
             cards = enroller.cards
-            status.update(active=True, finished=False, deck=enroller.deck, back=bool(self._kept),
+            status.update(active=True, finished=False, deck=enroller.deck, back=BACK in cards,
                           card=card, done=len(enroller.faces), total=len(cards),
                           prompt=("Lay one card face down, alone in view" if card == BACK
                                   else f"Lay {card_name(enroller.deck, card)} alone in view"
