@@ -5,7 +5,9 @@ Enrolled decks are enrolled from clean design-0 faces; scenes use other seeds,
 print variations, and for the standard deck only the held-out designs; the
 ``published`` rows draw the standard deck in published designs held out of training;
 ``published-taught`` rows read a deck none of ours, taught from one published face a
-card (24 cards of the first held-out design).
+card (24 cards of the first held-out design). ``designs`` (``--designs``) draws both
+published rows in other designs instead: ``vision.designs.FRESH_DESIGNS``, held out and
+never looked at while the reader was tuned, are scored so.
 
 Time is measured round detection plus identification of each frame, two ways:
 ``cpu-ms`` is the CPU time this process spent (``time.process_time``: all its
@@ -24,7 +26,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -200,38 +202,50 @@ def taught_published(design: str) -> Gallery:
         card: on_background(published_face(design, card), 255.0) for card in TAUGHT_CARDS})
 
 
-def _published_designs() -> tuple[str, ...]:
-    designs = bench_designs()
-    if not designs:
+def _published_designs(designs: Sequence[str] = ()) -> tuple[str, ...]:
+    """``designs`` (every one installed), or else the held-out ones installed here."""
+    from vision.designs import design_info, published_designs
+
+    if designs:
+        installed = {d.name for d in published_designs()}
+        for name in designs:
+            design_info(name)  # an unknown name: UnknownDesign, naming the known ones
+            if name not in installed:
+                raise ValueError(f"card design {name!r} is not installed here; "
+                                 "run scripts/ensure-card-designs.sh")
+        return tuple(designs)
+    found = bench_designs()
+    if not found:
         raise ValueError("no published deck design is installed; "
                          "run scripts/ensure-card-designs.sh")
-    return designs
+    return found
 
 
-def conditions_for(deck: str, condition: str) -> Conditions:
+def conditions_for(deck: str, condition: str, designs: Sequence[str] = ()) -> Conditions:
     """The scenes of one row: ``deck`` (or :data:`PUBLISHED`, :data:`TAUGHT_PUBLISHED`)
-    under ``condition``."""
+    under ``condition``; the published rows in ``designs``, else in the held-out ones."""
     if deck == PUBLISHED:
         return replace(with_deck(CONDITIONS[condition], "standard"),
-                       published=_published_designs())
+                       published=_published_designs(designs))
     if deck == TAUGHT_PUBLISHED:
         return replace(with_deck(CONDITIONS[condition], "standard"),
-                       published=_published_designs()[:1], cards=TAUGHT_CARDS)
+                       published=_published_designs(designs)[:1], cards=TAUGHT_CARDS)
     return with_deck(CONDITIONS[condition], deck)
 
 
-def recognizer_for(deck: str) -> Recognizer:
+def recognizer_for(deck: str, designs: Sequence[str] = ()) -> Recognizer:
     if deck in ("standard", PUBLISHED):
         return Recognizer("standard")
     if deck == TAUGHT_PUBLISHED:
-        return Recognizer(taught_published(_published_designs()[0]))
+        return Recognizer(taught_published(_published_designs(designs)[0]))
     faces = {c: render_card(deck, c) for c in deck_ids(deck)}
     return Recognizer(Gallery.from_faces(deck, faces))
 
 
 def run(decks: Iterable[str], conditions: Iterable[str], scenes: int, first_seed: int = 0,
-        repeat: int = 1) -> list[tuple[str, str, Tally]]:
-    """Score every deck under every condition on ``scenes`` seeded scenes.
+        repeat: int = 1, designs: Sequence[str] = ()) -> list[tuple[str, str, Tally]]:
+    """Score every deck under every condition on ``scenes`` seeded scenes; the published
+    rows in ``designs`` (default: the held-out designs installed, :func:`bench_designs`).
 
     Each frame is recognised ``repeat`` times and its least CPU and wall time kept
     (``timeit``'s convention): on a shared machine the slower passes measure the other
@@ -243,11 +257,11 @@ def run(decks: Iterable[str], conditions: Iterable[str], scenes: int, first_seed
     cv2.setNumThreads(1)  # one core, as on the Pi
     try:
         for deck in decks:
-            rec = recognizer_for(deck)
-            warm_up = render_scene(conditions_for(deck, "upright"), 999_999)
+            rec = recognizer_for(deck, designs)
+            warm_up = render_scene(conditions_for(deck, "upright", designs), 999_999)
             rec.detect(warm_up.image)
             for name in conditions:
-                cond = conditions_for(deck, name)
+                cond = conditions_for(deck, name, designs)
                 tally = Tally()
                 for k in range(scenes):
                     scene = render_scene(cond, first_seed + k)

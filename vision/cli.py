@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
                         f"published designs) and 'published-taught' (24 cards of one, taught "
                         f"from their faces) (default {','.join(DECKS)}, and both published "
                         "rows where those designs are installed)")
+    b.add_argument("--designs", default="",
+                   help="comma-separated published designs for the published rows (default "
+                        "the held-out ones installed; e.g. npm-cardsjs, held out and never "
+                        "tuned on)")
     b.add_argument("--conditions", default="", help="comma-separated conditions (default all)")
     b.add_argument("--scenes", type=int, default=20, help="scenes per deck and condition")
     b.add_argument("--seed", type=int, default=0, help="first scene seed")
@@ -149,7 +153,9 @@ def _bench(args: argparse.Namespace) -> int:
     for c in conditions:
         if c not in CONDITIONS:
             raise ValueError(f"unknown condition {c!r}; expected some of {', '.join(CONDITIONS)}")
-    print(report(run(decks, conditions, args.scenes, args.seed, args.repeat)), flush=True)
+    designs = [d for d in args.designs.split(",") if d]
+    print(report(run(decks, conditions, args.scenes, args.seed, args.repeat, designs)),
+          flush=True)
     return 0
 
 

@@ -13,6 +13,7 @@ from vision.cli import main
 from vision.decks import deck_ids
 from vision.designs import (
     BENCH_DESIGNS,
+    FRESH_DESIGNS,
     DesignError,
     on_background,
     published_back,
@@ -112,7 +113,7 @@ def test_a_taught_deck_says_a_back_it_cannot_match_is_a_back() -> None:
 
 
 def test_no_published_face_of_the_held_out_designs_is_taken_for_a_back() -> None:
-    for design in BENCH_DESIGNS:
+    for design in BENCH_DESIGNS + FRESH_DESIGNS:
         for card in ("AS", "8H", "10D", "2C", "JD", "QH", "KS", "5C"):
             for table in (255.0, 120.0):
                 face = on_background(published_face(design, card, height=CARD_H), table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -150,6 +151,28 @@ def test_published_rows_draw_the_standard_deck_in_held_out_published_designs() -
     assert conditions_for("star-plus", "glare").published == ()
     [(deck, _, tally)] = run([PUBLISHED], ["upright"], 1, first_seed=1000)
     assert deck == PUBLISHED and tally.findable > 0
+
+
+def test_published_rows_in_a_design_named_draw_it_alone(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # a design held out and never tuned on (vision.designs.FRESH_DESIGNS), scored alone
+    from vision.designs import FRESH_DESIGNS, TRAINING_DESIGNS, published_designs
+
+    fresh = FRESH_DESIGNS[0]
+    if fresh not in {d.name for d in published_designs()}:
+        pytest.skip(f"{fresh} is not installed (scripts/ensure-card-designs.sh)")
+    assert fresh not in TRAINING_DESIGNS
+    assert conditions_for(PUBLISHED, "tilt35", [fresh]).published == (fresh,)
+    assert conditions_for(TAUGHT_PUBLISHED, "glare", [fresh]).published == (fresh,)
+    [(_, _, read), (_, _, taught)] = run([PUBLISHED, TAUGHT_PUBLISHED], ["rotation"], 2,
+                                         first_seed=2000, designs=[fresh])
+    for tally in (read, taught):
+        assert tally.findable >= 8 and tally.wrong == 0 and tally.right >= 0.9 * tally.findable
+    with pytest.raises(ValueError, match="unknown card design 'bicycle'"):
+        conditions_for(PUBLISHED, "upright", ["bicycle"])
+    monkeypatch.setenv("TABLE_COMPANION_CARD_DESIGNS_NPM", str(tmp_path))  # no npm decks
+    with pytest.raises(ValueError, match=f"'{fresh}' is not installed here"):
+        conditions_for(PUBLISHED, "upright", [fresh])
 
 
 def test_a_published_deck_taught_from_its_faces_is_read_in_scenes_of_its_cards() -> None:

@@ -11,6 +11,7 @@ import pytest
 from vision.decks import STANDARD
 from vision.designs import (
     BENCH_DESIGNS,
+    FRESH_DESIGNS,
     TRAINING_DESIGNS,
     DesignError,
     UnknownCard,
@@ -29,10 +30,11 @@ needs_designs = pytest.mark.skipif(not INSTALLED,
 
 
 def test_training_and_bench_are_disjoint_and_known() -> None:
-    assert not set(TRAINING_DESIGNS) & set(BENCH_DESIGNS)
+    assert not set(TRAINING_DESIGNS) & set(BENCH_DESIGNS + FRESH_DESIGNS)
+    assert not set(BENCH_DESIGNS) & set(FRESH_DESIGNS)
     assert len(BENCH_DESIGNS) >= 5
     assert len(TRAINING_DESIGNS) >= 10
-    for name in TRAINING_DESIGNS + BENCH_DESIGNS:
+    for name in TRAINING_DESIGNS + BENCH_DESIGNS + FRESH_DESIGNS:
         info = design_info(name)
         assert info.name == name
         assert len(info.court_letters) == 3 and info.ace_letter
@@ -83,8 +85,9 @@ def test_every_installed_design_gives_distinct_faces(design: str) -> None:
     # all 52 faces of the held-out designs (the reader's tests read them all); a sample of
     # the others, which only training renders whole (a fresh machine renders a design's
     # 52 faces in 10-30 s: all 34 would add minutes to the suite)
-    cards = STANDARD if design in BENCH_DESIGNS else SAMPLE
-    if design in BENCH_DESIGNS:
+    held_out = design in BENCH_DESIGNS + FRESH_DESIGNS
+    cards = STANDARD if held_out else SAMPLE
+    if held_out:
         render_design(design)  # in parallel, cached: later calls read PNGs
     small: dict[str, np.ndarray] = {}
     for card in cards:
