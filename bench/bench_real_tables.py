@@ -59,7 +59,11 @@ def main() -> int:
     parser.add_argument("--cards", action="store_true", help="list the cards not read right")
     parser.add_argument("--deck", default=PUBLISHED, choices=(PUBLISHED, TAUGHT_PUBLISHED),
                         help="the standard reader, or a held-out design taught from its faces")
+    parser.add_argument("--designs", default="",
+                        help="comma-separated published designs (default the held-out ones; "
+                             "e.g. npm-cardsjs, never tuned on)")
     args = parser.parse_args()
+    designs = [d for d in args.designs.split(",") if d]
     surfaces = installed_surfaces()
     if not surfaces:
         print("skipped: no real table surface installed (scripts/ensure-table-surfaces.sh)")
@@ -68,15 +72,16 @@ def main() -> int:
         print("skipped: no published deck design installed (scripts/ensure-card-designs.sh)")
         return 0
     cv2.setNumThreads(1)  # one core, as on the Pi
-    rec = recognizer_for(args.deck)
-    rec.detect(render_scene(conditions_for(args.deck, "upright"), 999_999).image)  # warm up
+    rec = recognizer_for(args.deck, designs)
+    warm_up = render_scene(conditions_for(args.deck, "upright", designs), 999_999)
+    rec.detect(warm_up.image)
     rows: list[tuple[str, str, Tally]] = []
     by_surface: dict[tuple[str, str], Tally] = {}
     misses: list[str] = []
     for name in args.conditions.split(","):
         pooled = Tally()
         for surface in surfaces:
-            cond = replace(conditions_for(args.deck, name), table=SURFACE + surface)
+            cond = replace(conditions_for(args.deck, name, designs), table=SURFACE + surface)
             alone = by_surface.setdefault((surface, name), Tally())
             for k in range(args.scenes):
                 scene = render_scene(cond, args.seed + k)

@@ -395,7 +395,9 @@ def identify_standard(card: Image, th: Thresholds | None = None,
         return upright
     turned_card = quarter_turned(card)
     turned_looks = _looks_of(turned_card, th, hidden)
-    turned = _identify(turned_card, th, turned_looks, both_corners=True)
+    # (a small overlapped card's pips in view may be fewer, or another card's: not asked)
+    turned = _identify(turned_card, th, turned_looks, both_corners=True,
+                       by_pips=not (small and overlapped))
     # (the read before asked the pips: read faintly, the index alone is asked again)
     turned = _read_faintly(turned, turned_card, th, small, overlapped, turned_looks,
                            by_pips=False)

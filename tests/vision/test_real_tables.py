@@ -20,6 +20,7 @@ from vision.bench import (
     conditions_for,
     recognizer_for,
 )
+from vision.designs import published_designs
 from vision.pipeline import Recognizer
 from vision.real_tables import (
     MAGIC,
@@ -268,3 +269,23 @@ def test_a_card_cut_by_its_outline_on_a_real_surface_is_named_right_or_not_at_al
              if (owner := _owner(d, scene.cards)) is not None
              and scene.cards[owner[0]].card == card]
     assert set(on_it) <= {card, None}, on_it
+
+
+@needs_surfaces
+@needs_designs
+def test_a_small_card_over_another_read_a_quarter_round_is_not_named_by_its_pips() -> None:
+    # a small 8D (50 px) of a design never tuned on, on pine, over another card and
+    # outlined round part of itself (squarer than a card): read a quarter round, the five
+    # diamonds in that outline named it 5D
+    if "pine" not in INSTALLED:
+        pytest.skip("the surface pine is not installed (scripts/ensure-table-surfaces.sh)")
+    if "npm-cardsjs" not in {d.name for d in published_designs()}:
+        pytest.skip("npm-cardsjs is not installed (scripts/ensure-card-designs.sh)")
+    scene = render_scene(replace(conditions_for(PUBLISHED, "small", ["npm-cardsjs"]),
+                                 table=SURFACE + "pine"), 120001)
+    found = Recognizer("standard").detect(scene.image)
+    on_it = [d.card for d in found if (owner := _owner(d, scene.cards)) is not None
+             and scene.cards[owner[0]].card == "8D"]
+    assert on_it and set(on_it) <= {"8D", None}, on_it
+    assert all(d.card is None or d.card == scene.cards[o[0]].card
+               for d in found if (o := _owner(d, scene.cards)) is not None)
