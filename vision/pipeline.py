@@ -332,8 +332,8 @@ class Recognizer:
         """The cards of every look (:meth:`_looks`), but unread outlines with the table
         inside them (:func:`vision.textured.the_table_inside`: a tiled floor's tiles),
         dropped only now: on a textured table they call for the look at the frame halved."""
-        return [d for d in self._looks(image, counts)
-                if d.card is not None or not the_table_inside(image, d.quad)]
+        return [d for d in self._looks(image, counts) if d.card is not None or not
+                the_table_inside(image, d.quad, sliver=d.reason is Refusal.TOO_SMALL)]
 
     def _looks(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """The cards found and read; where nothing was named, those of a second look at

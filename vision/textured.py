@@ -52,6 +52,11 @@ for the inside to be the table's (:func:`the_table_inside`). Terracotta tiles ou
 on a real terracotta floor: 1-26; unread cards: 8-150, the white paper of those under 30
 on white marble uncoloured (chroma 0-8)."""
 
+SLIVER_ALIKE = 45.0
+"""Most distance (as :data:`TABLE_ALIKE`) between the median colours inside an outline too
+small to read and round it for a coloured inside to be the table's: a parquet's strips
+outlined on the empty floor, 32-37 (wood's grain is no even colour)."""
+
 EVEN_INSIDE = 30.0
 """Most spread of lightness (10th to 90th percentile, 8-bit L*) inside an outline for its
 inside to be even: terracotta tiles 9-15; a card's ink on its paper, 100-240 (0 where
@@ -82,14 +87,16 @@ INSIDE, ROUND = 0.8, (1.1, 1.4)
 round it (grown from the first to the second: clear of its edge and shadow)."""
 
 
-def the_table_inside(image: Image, quad: Quad) -> bool:
+def the_table_inside(image: Image, quad: Quad, sliver: bool = False) -> bool:
     """Whether what lies inside an outline (``quad``, in a BGR ``image``) is the table's own
     surface, no card: of the colour round it (:data:`TABLE_ALIKE`) and either even
     (:data:`EVEN_INSIDE`) and coloured (:data:`COLOURED`: no paper, no white card on a white
     table), or uncoloured, veined (:data:`VEINED`) no more than the table round it
     (:data:`VEINS_SLACK`) and without ink (:data:`NO_INK`: a card's print). A terracotta
     floor's tiles, and a white marble floor's, were outlined and left unread so where cards
-    lay and on the empty floor.
+    lay and on the empty floor. A ``sliver`` (an outline too small to read) that is
+    coloured and near the table's colour (:data:`SLIVER_ALIKE`) is the table's, grained
+    or not: a parquet's strips.
 
     >>> tiles = np.zeros((200, 200, 3), np.uint8); tiles[:] = (60, 110, 200)  # terracotta
     >>> tile = np.float32([[70, 60], [130, 60], [130, 140], [70, 140]])
@@ -121,10 +128,14 @@ def the_table_inside(image: Image, quad: Quad) -> bool:
     if len(inside) < 20 or len(round_it) < 20:
         return False
     mine, table = np.median(inside, axis=0), np.median(round_it, axis=0)
-    if float(np.linalg.norm(mine - table)) > TABLE_ALIKE:
+    apart = float(np.linalg.norm(mine - table))
+    coloured = float(np.hypot(mine[1] - 128, mine[2] - 128)) >= COLOURED
+    if sliver and coloured and apart <= SLIVER_ALIKE:
+        return True
+    if apart > TABLE_ALIKE:
         return False
     spread = _spread(inside[:, 0])
-    if float(np.hypot(mine[1] - 128, mine[2] - 128)) >= COLOURED:
+    if coloured:
         return spread <= EVEN_INSIDE
     # uncoloured: a stone's veins, as varied as round it, never a card's print
     inked = float(np.count_nonzero(inside[:, 0] < table[0] - INK_BELOW)) / len(inside)

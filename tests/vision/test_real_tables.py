@@ -91,6 +91,18 @@ def test_no_card_is_reported_on_an_empty_real_table() -> None:
 
 @needs_surfaces
 @needs_designs
+def test_no_strip_of_an_empty_parquet_is_reported() -> None:
+    # strips of the parquet, 23-33 px across and grained, outlined and reported as "?"
+    # (too small) on the empty floor: four in three frames at 121000, one at 120000
+    if "parque1" not in INSTALLED:
+        pytest.skip("the surface parque1 is not installed (scripts/ensure-table-surfaces.sh)")
+    rec = Recognizer("standard")
+    for seed in (120000, 121001, 121002):
+        assert rec.detect(_on("parque1", "empty", seed).image) == [], seed
+
+
+@needs_surfaces
+@needs_designs
 def test_planks_cut_by_an_arms_shadow_are_no_cards() -> None:
     # an arm over empty pine planks: the edge of its shadow and the planks' joints outlined
     # eight card-sized pieces of the table side by side under it, each a "?" before
@@ -180,6 +192,25 @@ def test_only_an_even_coloured_inside_of_the_colour_round_it_is_the_table() -> N
     back = np.full((300, 300, 3), (40, 120, 40), np.uint8)
     back[100:200, 110:180] = (40, 40, 190)  # a plain red back on green cloth
     assert not the_table_inside(back, quad)
+
+
+def test_a_grained_sliver_too_small_to_read_is_the_table_but_not_a_card() -> None:
+    # a parquet's strip: wood grain (brown, streaked, not even) a little darker than the
+    # floor round it. Too small to read, it is the table's; an outline of ordinary size
+    # there, or a sliver of paper (a small card), is not
+    rng = np.random.default_rng(4)
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (300, 300)).astype(np.float32), (0, 0), 1, sigmaY=9)
+    streaks = (22 * grain / grain.std())[:, :, None]
+    floor = np.clip(np.float32((40, 90, 160)) + streaks, 0, 255).astype(np.uint8)
+    sliver = np.array([[130, 100], [160, 100], [160, 160], [130, 160]], np.float32)
+    strip = floor.copy()
+    strip[100:160, 130:160] = np.clip(strip[100:160, 130:160] * 0.8, 0, 255).astype(np.uint8)
+    assert the_table_inside(strip, sliver, sliver=True)
+    assert not the_table_inside(strip, sliver)  # (grained: no even colour)
+    card = strip.copy()
+    card[100:160, 130:160] = 240
+    card[105:112, 134:139] = 30  # its index
+    assert not the_table_inside(card, sliver, sliver=True)
 
 
 def test_a_white_marble_tile_is_the_table_but_not_a_card_with_print_or_a_hazed_one() -> None:
