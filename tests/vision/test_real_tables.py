@@ -201,7 +201,7 @@ def test_a_grained_sliver_too_small_to_read_is_the_table_but_not_a_card() -> Non
     rng = np.random.default_rng(4)
     grain = cv2.GaussianBlur(rng.normal(0, 1, (300, 300)).astype(np.float32), (0, 0), 1, sigmaY=9)
     streaks = (22 * grain / grain.std())[:, :, None]
-    floor = np.clip(np.float32((40, 90, 160)) + streaks, 0, 255).astype(np.uint8)
+    floor = np.clip(np.array((40, 90, 160), np.float32) + streaks, 0, 255).astype(np.uint8)
     sliver = np.array([[130, 100], [160, 100], [160, 160], [130, 160]], np.float32)
     strip = floor.copy()
     strip[100:160, 130:160] = np.clip(strip[100:160, 130:160] * 0.8, 0, 255).astype(np.uint8)
