@@ -79,6 +79,20 @@ def _on(name: str, condition: str, seed: int) -> Scene:
                         seed)
 
 
+def _named_over(found: list[vision.pipeline.Detection], scene: Scene,
+                card: str) -> list[str | None]:
+    """What the detections that belong to the true ``card`` (:func:`_owner`) name."""
+    return [d.card for d in found if (owner := _owner(d, scene.cards)) is not None
+            and scene.cards[owner[0]].card == card]
+
+
+def _none_named_wrong(found: list[vision.pipeline.Detection], scene: Scene) -> bool:
+    """Whether every detection that belongs to a true card (:func:`_owner`) names it or
+    nothing."""
+    return all(d.card is None or d.card == scene.cards[o[0]].card
+               for d in found if (o := _owner(d, scene.cards)) is not None)
+
+
 @needs_surfaces
 @needs_designs
 def test_no_card_is_reported_on_an_empty_real_table() -> None:
@@ -156,11 +170,9 @@ def test_a_taught_card_without_an_outline_on_a_printed_cloth_is_found_halved() -
     scene = render_scene(replace(conditions_for(TAUGHT_PUBLISHED, "upright"),
                                  table=SURFACE + "fibers"), 120001)
     found = recognizer_for(TAUGHT_PUBLISHED).detect(scene.image)
-    on_the_ace = [d.card for d in found if (owner := _owner(d, scene.cards)) is not None
-                  and scene.cards[owner[0]].card == "AH"]
+    on_the_ace = _named_over(found, scene, "AH")
     assert on_the_ace == ["AH"]  # nothing before
-    assert all(d.card is None or d.card == scene.cards[o[0]].card
-               for d in found if (o := _owner(d, scene.cards)) is not None)
+    assert _none_named_wrong(found, scene)
 
 
 @needs_surfaces
@@ -171,9 +183,7 @@ def test_pips_reaching_far_across_a_card_are_no_index_of_one_corner_alone() -> N
     if "leather" not in INSTALLED:
         pytest.skip("the surface leather is not installed (scripts/ensure-table-surfaces.sh)")
     scene = _on("leather", "overlap", 140000)
-    on_the_nine = [d.card for d in Recognizer("standard").detect(scene.image)
-                   if (owner := _owner(d, scene.cards)) is not None
-                   and scene.cards[owner[0]].card == "9D"]
+    on_the_nine = _named_over(Recognizer("standard").detect(scene.image), scene, "9D")
     assert on_the_nine == ["9D"]  # named 8D before
 
 
@@ -249,10 +259,7 @@ def test_a_card_on_a_textured_table_left_unread_or_unfound_is_read_halved(
     scene = _on(name, condition, seed)
     assert textured_table(scene.image)
     assert not textured_table(render_scene(conditions_for(PUBLISHED, condition), seed).image)
-    on_it = [d.card for d in Recognizer("standard").detect(scene.image)
-             if (owner := _owner(d, scene.cards)) is not None
-             and scene.cards[owner[0]].card == card]
-    assert on_it == [card]
+    assert _named_over(Recognizer("standard").detect(scene.image), scene, card) == [card]
 
 
 @needs_surfaces
@@ -296,9 +303,7 @@ def test_a_card_cut_by_its_outline_on_a_real_surface_is_named_right_or_not_at_al
     if name not in INSTALLED:
         pytest.skip(f"the surface {name} is not installed (scripts/ensure-table-surfaces.sh)")
     scene = _on(name, condition, seed)
-    on_it = [d.card for d in Recognizer("standard").detect(scene.image)
-             if (owner := _owner(d, scene.cards)) is not None
-             and scene.cards[owner[0]].card == card]
+    on_it = _named_over(Recognizer("standard").detect(scene.image), scene, card)
     assert set(on_it) <= {card, None}, on_it
 
 
@@ -315,8 +320,6 @@ def test_a_small_card_over_another_read_a_quarter_round_is_not_named_by_its_pips
     scene = render_scene(replace(conditions_for(PUBLISHED, "small", ["npm-cardsjs"]),
                                  table=SURFACE + "pine"), 120001)
     found = Recognizer("standard").detect(scene.image)
-    on_it = [d.card for d in found if (owner := _owner(d, scene.cards)) is not None
-             and scene.cards[owner[0]].card == "8D"]
+    on_it = _named_over(found, scene, "8D")
     assert on_it and set(on_it) <= {"8D", None}, on_it
-    assert all(d.card is None or d.card == scene.cards[o[0]].card
-               for d in found if (o := _owner(d, scene.cards)) is not None)
+    assert _none_named_wrong(found, scene)

@@ -66,9 +66,6 @@ class DeckTeacher:
         self._lock = threading.Lock()
         self._published: dict[str, Any] = _idle()
         self._faces: dict[str, Image] = {}
-        self._back_before: Image | None = None
-        """The back of the deck being taught again from its first card, as it was taught
-        (kept with its new faces)."""
 
     @property
     def active(self) -> bool:
@@ -125,7 +122,6 @@ class DeckTeacher:
                 f"({len(current.faces)} of {len(current.cards)} cards): carry on with it, "
                 "or cancel it first")
         self.enroller = self._back_of(deck) if back else Enroller(deck, deck_ids(deck))
-        self._back_before = None if back else (self._taught_faces(deck) or {}).get(BACK)
         self._publish(hint="", message="")
         return self.status()
 
@@ -217,9 +213,13 @@ class DeckTeacher:
         if enroller.next_card is not None:
             self._publish(hint="", message="")
             return quads, None
+        # a deck taught again from its first card keeps the back it was taught (the store
+        # holds the deck as it was until this save)
+        kept = None if BACK in enroller.cards else (
+            self._taught_faces(enroller.deck) or {}).get(BACK)
         try:
-            gallery = (enroller.gallery() if self._back_before is None else Gallery.from_faces(
-                enroller.deck, {**enroller.faces, BACK: self._back_before}))
+            gallery = (enroller.gallery() if kept is None else Gallery.from_faces(
+                enroller.deck, {**enroller.faces, BACK: kept}))
             gallery.save(self.store)
         except (EnrollmentError, OSError) as exc:
             enroller.undo()  # the last card again, once the problem is solved
