@@ -18,6 +18,7 @@ the 156 read wrong and with 6 of the 2,061 read right.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -151,13 +152,16 @@ small king's or queen's blot read surely as a jack was read as a foreign jack's 
 
 
 def court_over_numbers(field: Field, readings: list[CornerReading], th: Thresholds,
-                       overlapped: bool = False) -> Reading | None:
+                       overlapped: bool = False, cuts: Sequence[CornerReading] = (),
+                       ) -> Reading | None:
     """A court card whose corners disagree: one reads it surely (``th.single_corner``), its
     letter J, Q or K (:data:`ENGLISH_COURTS`), the others a number card; the face shows a
     court's picture and few pips, denies every number read and not the court. A small
     court's blotted letter reads as a 6, a 9 or a 3 in one corner as often as another
     court in the other. ``None`` where not so, or on a card ``overlapped`` (over or under
-    another: a corner may show the other card's index).
+    another: a corner may show the other card's index), or where some cut of a corner
+    (``cuts``) reads another court's letter and a suit clearly (``th.glyph``): a small
+    queen's blot reads J surely in one corner, Q and 7 in the other.
 
     >>> king = CornerReading("K", "H", 0.97, 1.0, True, 0, letter="K")
     >>> six = CornerReading("6", "H", 0.95, 1.0, True, 1, letter="6")
@@ -167,6 +171,9 @@ def court_over_numbers(field: Field, readings: list[CornerReading], th: Threshol
     True
     >>> jack = CornerReading("J", "H", 0.97, 1.0, True, 0, letter="V")  # a king's blot?
     >>> court_over_numbers(Field(2, 1, True), [jack, six], Thresholds()) is None
+    True
+    >>> queen = CornerReading("Q", "H", 0.76, 1.0, True, 1, letter="Q")  # cut beside the six
+    >>> court_over_numbers(Field(2, 1, True), [king, six], Thresholds(), cuts=[queen]) is None
     True
     """
     courts = [r for r in readings if r.rank in ENGLISH_COURTS and r.letter in ENGLISH_COURTS
@@ -178,6 +185,9 @@ def court_over_numbers(field: Field, readings: list[CornerReading], th: Threshol
     court = courts[0]
     if any(r.suit != court.suit and r.colour_ok and r.suit_p >= th.leaning for r in numbers):
         return None  # (a corner leaning to another suit leaves the suit open)
+    if any(r.rank in ENGLISH_COURTS and r.rank != court.rank and r.colour_ok
+           and r.p >= th.glyph for r in cuts):
+        return None  # (which court is open)
     if field_denies(court.rank, field, suit=court.suit, both_corners=True) or not all(
             field_denies(r.rank, field, suit=r.suit, both_corners=True) for r in numbers):
         return None

@@ -19,7 +19,7 @@ Pips and court pictures are never required. Anything unclear is unknown, with a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, partial
 from typing import NamedTuple
@@ -104,8 +104,6 @@ of the picture): that corner is no index, and its rank overrules nothing."""
 INDEX_CORNERS = (0, 1)
 """Top-left and bottom-right: every standard deck prints its index there (a card taken
 the other way up shows them at the same places)."""
-
-
 
 
 def prepare() -> None:
@@ -230,14 +228,15 @@ def _reach(readings: list[CornerReading], least: float = 0.0) -> tuple[int, int]
 def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
                       th: Thresholds, overlapped: bool = False,
                       plain: Callable[[], Field] | None = None,
-                      small: bool = False) -> Reading | None:
+                      small: bool = False, cuts: Sequence[CornerReading] = ()) -> Reading | None:
     """A card whose two corners disagree or read faintly (a small or blurred index is a
     few pixels), settled by what its face shows, with both corners in view:
 
     * a number card by its pips, when they are cleanly counted (each blob a suit, nearly
       all of one suit, no picture) and one corner reads that very rank and suit;
     * a court card when both corners lean to the same court card and the face shows a
-      picture, not pips; or as :func:`vision.small_courts.court_over_numbers` names one.
+      picture, not pips; or as :func:`vision.small_courts.court_over_numbers` names one
+      (``cuts``: every cut of the corners read, not only each corner's best).
 
     Not on a card over or under another (``overlapped``) against a corner that reads
     another rank clearly: its outline may cut it, the pips counted a part of them. Nor
@@ -251,7 +250,7 @@ def _settled_by_field(face: Callable[[], Field], readings: list[CornerReading],
     if len(readings) < 2 or (overlapped and len({r.rank for r in readings}) > 1 and any(
             r.colour_ok and r.rank_p >= th.single_corner for r in readings)):
         return None
-    field, court = face(), partial(court_over_numbers, face(), readings, th, overlapped)
+    field, court = face(), partial(court_over_numbers, face(), readings, th, overlapped, cuts)
     if field.washed and not laid_out_whole(field):
         return court()  # glare may hide a pip: those left count no rank, unless laid out whole
     if 2 <= field.pips <= 10 and not field.others and not field.picture and field.suit:
@@ -469,11 +468,11 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     """``by_pips``: a card whose index does not read may be named by its pips (not an
     overlapped one, where another card's pips may lie on its face, nor one partly out of
     view, ``looks.hidden``: a six cut across its middle shows a four's pips)."""
-    readings, _ = looks.corners(small=small, across=not both_corners, faint=faint)
+    readings, looked = looks.corners(small=small, across=not both_corners, faint=faint)
     fields = looks.fields
     face = partial(fields, _reach(readings, th.agreeing_glyph))
     settle = partial(_settled_by_field, face, readings, th, overlapped, partial(fields, None),
-                     small)
+                     small, [read for _, read in looked])
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,
                     partial(looks.blobs, (0, 0)), partial(fields, None))
             if by_pips and not overlapped and not looks.hidden else no_reading)
