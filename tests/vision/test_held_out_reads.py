@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from vision.bench import PUBLISHED, bench_designs, conditions_for
+from vision.designs import published_designs
 from vision.detect import quad_iou
 from vision.pipeline import Recognizer
 from vision.render import render_scene
@@ -51,9 +52,19 @@ KD under a KH as a JD (outlined round its part in view, read a quarter round: th
 over it read as a J in one corner, no card over or under another then asked of it)."""
 
 
-def _named_on(condition: str, seed: int, card: str) -> list[str | None]:
-    """What the camera names over ``card`` in the scene (each detection centred on it)."""
-    scene = render_scene(conditions_for(PUBLISHED, condition), seed)
+CLIPPED_PAPER_ONCE_WRONG = (("npm-cardsjs", "small", 840004, "QC"),)
+"""(design, condition, seed, card) named wrong: a small QC (52 px) whose paper the scene's
+light clips white all round, both corners reading 6C faintly; its picture's pale parts
+were taken for paper darker than a glare spot, so its face counted as washed out (glare
+may hide pips) and its picture beside two pips denied no six."""
+
+
+def _named_on(condition: str, seed: int, card: str, design: str | None = None,
+              ) -> list[str | None]:
+    """What the camera names over ``card`` in the scene (each detection centred on it),
+    drawn in ``design`` alone, else in the held-out designs."""
+    scene = render_scene(conditions_for(PUBLISHED, condition, [design] if design else []),
+                         seed)
     quad = next(c.quad for c in scene.cards if c.card == card)
     x0, y0 = quad.min(axis=0)
     x1, y1 = quad.max(axis=0)
@@ -76,6 +87,15 @@ def test_a_card_once_named_wrong_is_named_right_or_not_at_all(
         condition: str, seed: int, card: str) -> None:
     named = _named_on(condition, seed, card)
     assert all(n in (None, card) for n in named), named
+
+
+@pytest.mark.parametrize(("design", "condition", "seed", "card"), CLIPPED_PAPER_ONCE_WRONG)
+def test_a_card_of_one_design_once_named_wrong_is_named_right_or_not_at_all(
+        design: str, condition: str, seed: int, card: str) -> None:
+    if design not in {d.name for d in published_designs()}:
+        pytest.skip(f"{design} is not installed (scripts/ensure-card-designs.sh)")
+    named = _named_on(condition, seed, card, design)
+    assert named and all(n in (None, card) for n in named), named
 
 
 @pytest.mark.parametrize(("design", "seed", "card"), OVERLAPPING_ONCE_WRONG)
