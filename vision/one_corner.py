@@ -200,10 +200,12 @@ red index blurred faint."""
 def no_lone_index(only: CornerReading) -> bool:
     """Whether what one corner alone reads (``only``, the other corner reading no card) is
     no index: print far in from the card's edges (:data:`LONE_INDEX_INSET`: the corner of
-    a picture's frame beside the index), or reaching further across than an index does
-    (:data:`vision.index.INDEX_REACH_ACROSS`: a 9D's pips under an outline round it and
-    another card, read across as 8D), short of the far end of the card's top where one
-    printed across may have its suit (:data:`vision.index.ACROSS_FAR_END`).
+    a picture's frame beside the index) or cut by them (:data:`vision.index.INDEX_INSET`:
+    a jumbo 8 cut by a hand's edge and the pip beside it read across as QS), or reaching
+    further across than an index does (:data:`vision.index.INDEX_REACH_ACROSS`: a 9D's pips
+    under an outline round it and another card, read across as 8D), short of the far end of
+    the card's top where one printed across may have its suit
+    (:data:`vision.index.ACROSS_FAR_END`).
 
     >>> from dataclasses import replace
     >>> pips = CornerReading("8", "D", 0.998, 0.999, True, 0, (108, 70), 13, across=True)
@@ -213,8 +215,10 @@ def no_lone_index(only: CornerReading) -> bool:
     (False, True)
     >>> no_lone_index(replace(pips, extent=(184, 70), across=False))
     True
+    >>> no_lone_index(replace(pips, extent=(40, 70), inset=2))  # at the outline
+    True
     """
-    return only.inset > LONE_INDEX_INSET or (
+    return not INDEX_INSET <= only.inset <= LONE_INDEX_INSET or (
         only.extent[0] > INDEX_REACH_ACROSS
         and not (only.across and only.extent[0] >= ACROSS_FAR_END))
 

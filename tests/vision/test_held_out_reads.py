@@ -52,11 +52,14 @@ KD under a KH as a JD (outlined round its part in view, read a quarter round: th
 over it read as a J in one corner, no card over or under another then asked of it)."""
 
 
-CLIPPED_PAPER_ONCE_WRONG = (("npm-cardsjs", "small", 840004, "QC"),)
-"""(design, condition, seed, card) named wrong: a small QC (52 px) whose paper the scene's
-light clips white all round, both corners reading 6C faintly; its picture's pale parts
-were taken for paper darker than a glare spot, so its face counted as washed out (glare
-may hide pips) and its picture beside two pips denied no six."""
+ONE_DESIGN_ONCE_WRONG = (("npm-cardsjs", "small", 840004, "QC"),
+                        ("npm-heruka-jumbo", "hand", 890002, "8S"))
+"""(design, condition, seed, card) of scenes drawn in one design, named wrong: a small QC
+(52 px) whose paper the scene's light clips white all round, both corners reading 6C
+faintly (its picture's pale parts were taken for paper darker than a glare spot, so its
+face counted as washed out, glare may hide pips, and its picture beside two pips denied
+no six); a jumbo-index 8S half under a hand as a QS (outlined to the hand's edge, its
+other 8 cut there and the pip beside it read across the card as one corner's index)."""
 
 
 def _named_on(condition: str, seed: int, card: str, design: str | None = None,
@@ -89,7 +92,7 @@ def test_a_card_once_named_wrong_is_named_right_or_not_at_all(
     assert all(n in (None, card) for n in named), named
 
 
-@pytest.mark.parametrize(("design", "condition", "seed", "card"), CLIPPED_PAPER_ONCE_WRONG)
+@pytest.mark.parametrize(("design", "condition", "seed", "card"), ONE_DESIGN_ONCE_WRONG)
 def test_a_card_of_one_design_once_named_wrong_is_named_right_or_not_at_all(
         design: str, condition: str, seed: int, card: str) -> None:
     if design not in {d.name for d in published_designs()}:
