@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vision.decks import BLACK_SUITS
 from vision.face import (
     COURTS,
     Blobs,
@@ -98,28 +97,15 @@ def _an_ace_by_its_face(field: Field, readings: list[CornerReading], th: Thresho
 
 def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
                    th: Thresholds, blobs: Callable[[], Blobs] | None = None,
-                   small: bool = False) -> Reading | None:
+                   ) -> Reading | None:
     """A card whose two corners read one rank but not one suit (spades and clubs a few
     pixels high, or blurred, look alike), its suit told by its pips, which are many times
     its index: the suit they are nearly all of (or make together), and one that a corner
-    reads in ink of its colour. On a ``small`` card (its index a blot of a few pixels)
-    whose pips all count its rank and are all of one black suit, one by one and together,
-    no corner need read that suit: both may read the other black suit surely. Not on a
-    card over or under another (another card's pips may lie on its face). Nothing away
-    from the corners may deny the card; a number card's pips must count its rank, and a
-    court must show a picture. Not an ace of clubs by a large ornate pip (``blobs``: the
-    face's) where a corner reads a spade surely: decks decorate their ace of spades, and
-    the classifier may take it for a club.
-
-    >>> eight = ((0.28, 0.17), (0.72, 0.17), (0.5, 0.34), (0.28, 0.5), (0.72, 0.5),
-    ...          (0.5, 0.66), (0.28, 0.83), (0.72, 0.83))
-    >>> clubs = Field(8, 0, False, "C", alike=8, where=eight, pooled_suit="C", black_suit="C")
-    >>> spade = CornerReading("8", "S", 1.0, 0.99, True, 0)
-    >>> corners = [spade, CornerReading("8", "S", 1.0, 0.99, True, 1)]
-    >>> suited_by_pips(lambda: clubs, corners, Thresholds()) is None
-    True
-    >>> suited_by_pips(lambda: clubs, corners, Thresholds(), small=True).card
-    '8C'
+    reads in ink of its colour. Not on a card over or under another (another card's pips
+    may lie on its face). Nothing away from the corners may deny the card; a number
+    card's pips must count its rank, and a court must show a picture. Not an ace of clubs
+    by a large ornate pip (``blobs``: the face's) where a corner reads a spade surely:
+    decks decorate their ace of spades, and the classifier may take it for a club.
     """
     if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
             r.rank_p < th.agreeing_glyph for r in readings):
@@ -132,9 +118,8 @@ def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
             None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
         return None
     suit = field.suit or field.pooled_suit
-    if suit is None or not (any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
-                                for r in readings) or (small and _all_of_a_black_suit(
-                                    rank, suit, field, readings))) or field_denies(
+    if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
+                               for r in readings) or field_denies(
             rank, field, suit=suit, both_corners=True):
         return None
     if rank + suit == "AC" and blobs is not None and any(
@@ -144,16 +129,6 @@ def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
         if max((a for _, a in found.patches), default=0) >= ORNATE_PIP * width * height:
             return None
     return Reading(rank + suit, min(min(r.rank_p for r in readings), th.glyph))
-
-
-def _all_of_a_black_suit(rank: str, suit: str, field: Field,
-                         readings: list[CornerReading]) -> bool:
-    """Whether ``field``'s pips count ``rank`` alike and are all of the black ``suit``, one
-    by one, together, and its black pips, while ``readings`` read a black suit in black ink."""
-    return (suit in BLACK_SUITS and counted_rank(field) == rank == str(field.pips)
-            and field.suit == field.pooled_suit == field.black_suit == suit
-            and not field.picture and not field.others
-            and all(r.suit in BLACK_SUITS and r.colour_ok for r in readings))
 
 
 ORNATE_PIP = 0.05

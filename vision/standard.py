@@ -476,7 +476,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
     pips = (partial(read_by_pips, face, readings, th, both_corners, small,
                     partial(looks.blobs, (0, 0)), partial(fields, None))
             if by_pips and not overlapped and not looks.hidden else no_reading)
-    suited = (partial(suited_by_pips, face, readings, th, partial(looks.blobs, None), small)
+    suited = (partial(suited_by_pips, face, readings, th, partial(looks.blobs, None))
               if not overlapped else no_reading)
     if not readings:
         if corners_washed_out(card, th):

@@ -323,17 +323,3 @@ def test_a_small_card_over_another_read_a_quarter_round_is_not_named_by_its_pips
     on_it = _named_over(found, scene, "8D")
     assert on_it and set(on_it) <= {"8D", None}, on_it
     assert _none_named_wrong(found, scene)
-
-
-@needs_surfaces
-@needs_designs
-@pytest.mark.parametrize("name", ["burlap", "leather", "walnut"])
-def test_a_small_black_card_is_named_in_the_suit_all_its_pips_show(name: str) -> None:
-    # a small 8C (51 px) whose blotted clubs read as spades in both corners, surely, its
-    # eight pips clubs one by one and together: "pips disagree" on eight surfaces before
-    if name not in INSTALLED:
-        pytest.skip(f"the surface {name} is not installed (scripts/ensure-table-surfaces.sh)")
-    scene = _on(name, "small", 125000)
-    found = Recognizer("standard").detect(scene.image)
-    assert _named_over(found, scene, "8C") == ["8C"]
-    assert _none_named_wrong(found, scene)
