@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vision.decks import BLACK_SUITS
 from vision.face import (
     COURTS,
     Blobs,
@@ -54,7 +55,8 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
             field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
-    if rank is None or rank != counted_rank(field):
+    if rank is None or rank != counted_rank(field) or _black_suit_against_both(
+            suit, readings, th):
         return None
     if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
                              and (not both_corners or (r.suit_p >= th.rival
@@ -64,6 +66,25 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
            for r in readings):
         return None
     return None if shows_more_pips(plain(), rank) else Reading(rank + suit, th.glyph)
+
+
+def _black_suit_against_both(suit: str, readings: list[CornerReading], th: Thresholds,
+                             ) -> bool:
+    """Whether the pips' black ``suit`` is the other black suit than both corners read
+    clearly (``th.rival``) in black ink: a small spade's pips, a few pixels, blur into
+    clubs as readily as its index (real photos a third of their size saved as JPEG: three
+    spades named clubs so, of 196 cards), and two corners agreeing are the surer.
+
+    >>> spade = CornerReading("3", "S", 1.0, 0.95, True, 0)
+    >>> both = [spade, CornerReading("5", "S", 0.8, 0.99, True, 1)]
+    >>> _black_suit_against_both("C", both, Thresholds())
+    True
+    >>> _black_suit_against_both("C", both[:1], Thresholds())  # one corner is a blot
+    False
+    """
+    return suit in BLACK_SUITS and len(readings) >= 2 and all(
+        r.suit in BLACK_SUITS and r.suit != suit and r.colour_ok and r.suit_p >= th.rival
+        for r in readings)
 
 
 def small_by_pips(pips: Callable[[], Reading | None], suit: str, small: bool,
@@ -100,12 +121,14 @@ def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
                    ) -> Reading | None:
     """A card whose two corners read one rank but not one suit (spades and clubs a few
     pixels high, or blurred, look alike), its suit told by its pips, which are many times
-    its index: the suit they are nearly all of (or make together), and one that a corner
-    reads in ink of its colour. Not on a card over or under another (another card's pips
-    may lie on its face). Nothing away from the corners may deny the card; a number
-    card's pips must count its rank, and a court must show a picture. Not an ace of clubs
-    by a large ornate pip (``blobs``: the face's) where a corner reads a spade surely:
-    decks decorate their ace of spades, and the classifier may take it for a club.
+    its index: the suit they are nearly all of (or, red, make together: blurred black
+    pips pooled read clubs for a real 8S a third of its size, its corners split between
+    spades and clubs), and one that a corner reads in ink of its colour. Not on a card
+    over or under another (another card's pips may lie on its face). Nothing away from the
+    corners may deny the card; a number card's pips must count its rank, and a court must
+    show a picture. Not an ace of clubs by a large ornate pip (``blobs``: the face's)
+    where a corner reads a spade surely: decks decorate their ace of spades, and the
+    classifier may take it for a club.
     """
     if len(readings) < 2 or len({r.rank for r in readings}) > 1 or any(
             r.rank_p < th.agreeing_glyph for r in readings):
@@ -118,8 +141,9 @@ def suited_by_pips(face: Callable[[], Field], readings: list[CornerReading],
             None not in (field.suit, field.pooled_suit) and field.suit != field.pooled_suit):
         return None
     suit = field.suit or field.pooled_suit
-    if suit is None or not any(r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
-                               for r in readings) or field_denies(
+    if suit is None or (suit in BLACK_SUITS and field.suit is None) or not any(
+            r.suit == suit and r.colour_ok and r.suit_p >= th.leaning
+            for r in readings) or field_denies(
             rank, field, suit=suit, both_corners=True):
         return None
     if rank + suit == "AC" and blobs is not None and any(

@@ -157,6 +157,8 @@ CHANGES: dict[str, ImageChange] = {
     # a camera further away and softly focused: cards about 100 px wide, blurred
     "half, blur 1.5 px": _then(_scaled(0.5),
                                _pixels(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5))),
+    # a camera far away whose frames are compressed hard: cards about 65 px wide, blocky
+    "third, jpeg q30": _then(_scaled(0.35), _pixels(_jpeg)),
 }
 """Each change by name (see :data:`ImageChange`)."""
 

@@ -117,6 +117,17 @@ def test_small_blurred_spades_are_not_named_clubs(name: str) -> None:
 
 
 @pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
+@pytest.mark.parametrize("name", ["wmcnicho/test25.jpg", "wmcnicho/train5.jpg",
+                                  "wmcnicho/train25.jpg"])
+def test_small_compressed_spades_are_not_named_clubs_by_their_pips(name: str) -> None:
+    # a third of their size and saved as JPEG quality 30 (cards about 66-69 px), a 3S, a 3S
+    # and an 8S were named clubs by their pips: two against both corners reading spades,
+    # one by its blurred pips pooled, its corners split between spades and clubs
+    score = _scored(name, "third, jpeg q30")
+    assert (score.wrong, score.off_box) == (0, 0)
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=missing_reason() or "")
 @pytest.mark.parametrize("name", ["wmcnicho/test11.jpg", "wmcnicho/train19.jpg",
                                   "wmcnicho/test3.jpg"])
 def test_small_blurred_black_cards_are_named_where_the_blurred_suit_classifier_agrees(
