@@ -902,7 +902,7 @@ def test_an_overexposed_photos_three_is_read_by_its_pale_pips() -> None:
 def test_a_face_of_two_pips_alone_denies_a_court(monkeypatch: pytest.MonkeyPatch) -> None:
     # a blurred 2 of hearts under uneven light, one corner read as a K: the face shows two
     # hearts down its middle and nothing else, a two's (a court's picture may hold pips)
-    readings = [CornerReading("K", "H", 0.97, 0.999, True, 1)]
+    readings = [CornerReading("K", "H", 0.97, 0.999, True, 1, inset=8)]  # (clear of the edge)
     two = ((0.5, 0.15), (0.5, 0.85))
     assert _named_by(monkeypatch, readings, Field(2, 0, False, "H", alike=2, where=two),
                      card_px=110) is None
@@ -917,7 +917,7 @@ def test_a_corner_whose_suit_is_no_suit_does_not_overrule_the_other(
     field = Field(2, 0, True, "H")
     for suit_p, named in ((0.0, "JH"), (0.5, None)):
         readings = [CornerReading("3", "H", 0.79, suit_p, True, 0),
-                    CornerReading("J", "H", 1.0, 0.998, True, 1)]
+                    CornerReading("J", "H", 1.0, 0.998, True, 1, inset=8)]
         assert _named_by(monkeypatch, readings, field, card_px=100) == named
 
 
