@@ -36,7 +36,8 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
     corner leaning to another rank (where ``both_corners`` must read, reading another card
     clear of the outline: read a quarter round, an oblique card's index is stretched, a 3
     read as a 7 surely, or cut, a 3H as a 9H; a ``small`` card's not at all) or suit (where
-    ``both_corners`` must read, a two's only): a small card's index is a blot (a nine's
+    ``both_corners`` must read, a two's only, or both corners reading the other black suit:
+    :func:`_black_suit_against_both`): a small card's index is a blot (a nine's
     read as a 3 surely, spades as clubs), its pips many times larger; they name it where
     its corners disagree too (where both read one card and the pips another, only a
     small card whose pips are of the suit both read: see
@@ -55,14 +56,15 @@ def read_by_pips(face: Callable[[], Field], readings: list[CornerReading], th: T
             field.suit not in (None, suit)):
         return None
     rank = layout_rank(field.where)
-    if rank is None or rank != counted_rank(field) or _black_suit_against_both(
-            suit, readings, th):
+    if rank is None or rank != counted_rank(field):
         return None
+    # (where both corners must read, a corner's other suit counts for a two's pips, or
+    # where both read the other black suit)
+    suit_rivals = two or not both_corners or _black_suit_against_both(suit, readings, th)
     if any(r.colour_ok and ((r.rank != rank and r.rank_p >= th.rival and not small
                              and (not both_corners or (r.suit_p >= th.rival
                                                        and r.inset >= INDEX_INSET)))
-                            or (r.suit != suit and r.suit_p >= th.rival
-                                and (two or not both_corners)))
+                            or (r.suit != suit and r.suit_p >= th.rival and suit_rivals))
            for r in readings):
         return None
     return None if shows_more_pips(plain(), rank) else Reading(rank + suit, th.glyph)
