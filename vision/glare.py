@@ -34,9 +34,10 @@ def clipped_by_glare(card: Image, ink: NDArray[np.float32], th: Thresholds) -> b
     True
     """
     dark = darkest(card)
+    if float((dark >= 250).mean()) < th.washed_fraction:
+        return False  # (most cards: nothing clipped, and the percentiles below cost more)
     bare = dark[ink < 0.2]
-    return (float((dark >= 250).mean()) >= th.washed_fraction and bare.size > 0
-            and float(np.percentile(bare, 10)) < 245
+    return (bare.size > 0 and float(np.percentile(bare, 10)) < 245
             and float(np.percentile(_margin(dark), 25)) < 245)
 
 

@@ -118,21 +118,19 @@ def paper_colour(card: Image) -> NDArray[np.float32]:
 
 
 def percentile_of_bytes(values: NDArray[np.uint8], q: float) -> NDArray[np.float64]:
-    """``np.percentile(values, q, axis=0)`` of 8-bit values, one column at a time, from
-    their histograms (the same linear interpolation, several times faster than sorting).
+    """``np.percentile(values, q, axis=0)`` of 8-bit values, from the two order statistics
+    it interpolates between (a partial sort: several times faster than numpy's own for the
+    few thousand samples of a card).
 
     >>> percentile_of_bytes(np.array([[0, 10], [100, 20], [200, 30]], np.uint8), 75.0)
     array([150.,  25.])
     """
-    rows, cols = values.shape
-    channels = np.ascontiguousarray(values).reshape(rows, 1, cols)
-    below = np.cumsum([cv2.calcHist([channels], [c], None, [256], [0, 256]).ravel()
-                       for c in range(cols)], axis=1)
+    rows = values.shape[0]
     at = q / 100.0 * (rows - 1)
     lo = math.floor(at)
-    # each column's lo-th and next smallest sample: how many values are that low or lower
-    a = (below <= lo).sum(axis=1).astype(np.float64)
-    b = (below <= min(lo + 1, rows - 1)).sum(axis=1).astype(np.float64)
+    hi = min(lo + 1, rows - 1)
+    ordered = np.partition(values, (lo, hi) if hi != lo else lo, axis=0)
+    a, b = ordered[lo].astype(np.float64), ordered[hi].astype(np.float64)
     t = at - lo
     # (numpy's own form of the interpolation, for the same last bit)
     return np.asarray(a + (b - a) * t if t < 0.5 else b - (b - a) * (1.0 - t), np.float64)
