@@ -307,10 +307,12 @@ def _read_overlaid(card: Image, th: Thresholds, looks: _Looks) -> Reading | None
 def _named_overlaid(laid: CornerReading, readings: list[CornerReading],
                     face: Callable[[], Field], th: Thresholds) -> Reading | None:
     """The card the overlaid indices read (``laid``), where that reading is clear, one of
-    the corners read that card alone, and the face shows it
-    (:func:`vision.face.face_shows`; nor do its pips deny the suit)."""
+    the corners read that card alone, no corner reads the other black suit clearly (a
+    blurred spade reads as a club: laid over a clear spade, a club again), and the face
+    shows it (:func:`vision.face.face_shows`; nor do its pips deny the suit)."""
     if not laid.colour_ok or laid.p < th.single_corner or laid.card not in {
-            r.card for r in readings}:
+            r.card for r in readings} or any(r.colour_ok and r.suit_p >= th.glyph and {
+                r.suit, laid.suit} == BLACK_SUITS for r in readings):
         return None
     field = face()
     if not face_shows(laid.rank, field) or field_denies(laid.rank, field, suit=laid.suit,
