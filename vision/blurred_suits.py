@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import BLACK_SUITS
-from vision.face import COURTS
+from vision.face import COURTS, read_field
 from vision.glyphs import features_of, rank_of
 from vision.index import Candidate
 from vision.readings import CornerReading, Reading
@@ -258,7 +258,9 @@ def suit_read_sharpened(named: Reading, card: Image, readings: list[CornerReadin
     all named right before); and a court whose face's large suit signs (``face_suit``)
     are of ``named``'s suit stands too (a held-out design's QC under uneven light, its
     index read right at 0.92, was named a QS so, its large clubs in view; a number card's
-    pips blur as its index does: a real 7S blurred 2.5 px showed clubs in both)."""
+    pips blur as its index does: a real 7S blurred 2.5 px showed clubs in both). A number
+    card whose pips, sharpened alike, are nearly all of ``named``'s suit is left unnamed: the
+    sharpening drew spades out of a rendered 10C's and 7C's clubs under uneven light."""
     if named.card is None or named.card[-1] not in BLACK_SUITS:
         return named
     rank, suit = named.card[:-1], named.card[-1]
@@ -270,9 +272,12 @@ def suit_read_sharpened(named: Reading, card: Image, readings: list[CornerReadin
     if not any(index_blur(card, r) >= BLURRED_INDEX for r in read if r.extent[0] > 0):
         return named
     smoothed = np.asarray(cv2.GaussianBlur(card, (0, 0), SMOOTHED_FIRST), np.uint8)
-    said = [r for r in read_again(unsharp_masked(smoothed, *SHARPENING))
+    sharpened = unsharp_masked(smoothed, *SHARPENING)
+    said = [r for r in read_again(sharpened)
             if r.rank == rank and r.colour_ok and r.suit_p >= SURELY_MISREAD]
     if len(said) == 2 and all(r.suit == other for r in said) and (
             rank not in COURTS or face_suit is None or face_suit() != suit):
+        if rank not in COURTS and read_field(sharpened, Thresholds()).suit == suit:
+            return Reading(None, 0.0, Refusal.SUIT_UNCLEAR)
         return Reading(rank + other, min(r.p for r in said))
     return named

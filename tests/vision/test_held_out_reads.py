@@ -54,7 +54,9 @@ over it read as a J in one corner, no card over or under another then asked of i
 
 ONE_DESIGN_ONCE_WRONG = (("npm-cardsjs", "small", 840004, "QC"),
                         ("npm-heruka-jumbo", "hand", 890002, "8S"),
-                        ("aisleriot-anglo-poker", "small", 920004, "QS"))
+                        ("aisleriot-anglo-poker", "small", 920004, "QS"),
+                        ("npm-younestouati", "lighting", 900004, "10C"),
+                        ("npm-younestouati", "lighting", 930002, "7C"))
 """(design, condition, seed, card) of scenes drawn in one design, named wrong: a small QC
 (52 px) whose paper the scene's light clips white all round, both corners reading 6C
 faintly (its picture's pale parts were taken for paper darker than a glare spot, so its
@@ -62,7 +64,9 @@ face counted as washed out, glare may hide pips, and its picture beside two pips
 no six); a jumbo-index 8S half under a hand as a QS (outlined to the hand's edge, its
 other 8 cut there and the pip beside it read across the card as one corner's index); a
 small QS (65 px) whose one corner read QC and the other QS, both surely, as a QC (its two
-indices laid over each other read a club)."""
+indices laid over each other read a club); a 10C and a 7C under uneven light, both corners
+reading clubs, their blurred indices read again sharpened as spades in both (their pips,
+sharpened alike, still clubs)."""
 
 
 def _named_on(condition: str, seed: int, card: str, design: str | None = None,
