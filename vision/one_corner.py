@@ -39,10 +39,14 @@ proportions is no card's own: one round parts of three named a sheared JH's inde
 
 def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Field,
                       th: Thresholds, overlapped: bool, small: bool = False,
-                      own_sides: bool = False) -> Reading | None:
+                      own_sides: bool = False, cuts: Sequence[CornerReading] = (),
+                      ) -> Reading | None:
     """A card whose two corners must read (``small``, or over or under others) named by its
     one corner read clearly, where something else backs it (``None`` where nothing does).
-    ``own_sides``: its outline lies on its own sides (:func:`other_corner_hidden`)."""
+    ``own_sides``: its outline lies on its own sides (:func:`other_corner_hidden`).
+    ``cuts``: every cut of the corners read; a court's picture backs no court where one of
+    them leans to another court's letter over a suit (a small JS's blot read Q in one
+    corner, J and Q in cuts of the other)."""
     shown = bool(other) and other[0].rank == only.rank and other[0].rank_p >= th.glyph
     # the pips counting out the rank it reads (another card's pips may lie on an
     # overlapped card's face: there they must be of the corner's suit too; or pips the
@@ -62,7 +66,9 @@ def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Fi
                                              and other[0].rank_p >= th.court_rival
                                              and (other[0].colour_ok or not small))
                 and not (other and other[0].suit != only.suit and other[0].colour_ok
-                         and other[0].suit_p >= th.leaning))
+                         and other[0].suit_p >= th.leaning)
+                and not any(r.rank in ENGLISH_COURTS and r.rank != only.rank and r.colour_ok
+                            and min(r.rank_p, r.suit_p) >= th.leaning for r in cuts))
     least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS
              and field.pips < 4 else th.single_corner)
     # ... and nothing on the face denies it (fewer pips only where the other corner is unread)

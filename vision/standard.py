@@ -528,7 +528,7 @@ def _identify_once(card: Image, th: Thresholds, looks: _Looks, both_corners: boo
                     or Reading(None, 0.0, Refusal.CORNERS_DISAGREE))
         if both_corners:
             backed = one_corner_backed(only, other, fields(_reach(read)), th, overlapped, small,
-                                       own_sides=looks.own_sides)
+                                       looks.own_sides, [seen for _, seen in looked])
             if backed is not None:
                 return backed
             return suited() or pips() or Reading(None, 0.0, Refusal.INDEX_NOT_FOUND)

@@ -56,7 +56,8 @@ ONE_DESIGN_ONCE_WRONG = (("npm-cardsjs", "small", 840004, "QC"),
                         ("npm-heruka-jumbo", "hand", 890002, "8S"),
                         ("aisleriot-anglo-poker", "small", 920004, "QS"),
                         ("npm-younestouati", "lighting", 900004, "10C"),
-                        ("npm-younestouati", "lighting", 930002, "7C"))
+                        ("npm-younestouati", "lighting", 930002, "7C"),
+                        ("npm-heruka", "small", 930003, "JS"))
 """(design, condition, seed, card) of scenes drawn in one design, named wrong: a small QC
 (52 px) whose paper the scene's light clips white all round, both corners reading 6C
 faintly (its picture's pale parts were taken for paper darker than a glare spot, so its
@@ -66,7 +67,8 @@ other 8 cut there and the pip beside it read across the card as one corner's ind
 small QS (65 px) whose one corner read QC and the other QS, both surely, as a QC (its two
 indices laid over each other read a club); a 10C and a 7C under uneven light, both corners
 reading clubs, their blurred indices read again sharpened as spades in both (their pips,
-sharpened alike, still clubs)."""
+sharpened alike, still clubs); a small JS (59 px) named QS by one corner and its picture,
+cuts of its other corner reading J and Q."""
 
 
 def _named_on(condition: str, seed: int, card: str, design: str | None = None,
