@@ -231,12 +231,9 @@ def blobs_of(card: Image, th: Thresholds, index: tuple[int, int] | None = None) 
     chromas: list[float] = []
     picture = False
     keep = _worth_a_look(stats, centroids, (w, h), (cw, chh), th)
-    # every blob's mean redness and chroma in one pass each over the ink (not a mask per
-    # blob; the paper, label 0, is most of the card and is left out)
-    areas = np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    inked = np.flatnonzero(mask)
-    owner = labels.ravel()[inked]
-    mean_red, mean_chroma = (np.bincount(owner, weights=a.ravel()[inked],
+    # every blob's mean redness and chroma in one pass each over the ink, not the paper
+    areas, inked = np.maximum(stats[:, cv2.CC_STAT_AREA], 1), np.flatnonzero(mask)
+    mean_red, mean_chroma = (np.bincount(labels.ravel()[inked], weights=a.ravel()[inked],
                                          minlength=len(stats)) / areas for a in (red, chroma))
     for i in (np.flatnonzero(keep) + 1).tolist():
         x, y, bw, bh, area = (int(v) for v in stats[i])
