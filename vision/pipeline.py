@@ -41,7 +41,7 @@ from vision.second_look import card_round_print, cards_round_panel
 from vision.sharpened import read_sharpened
 from vision.spread import row_top
 from vision.standard import identify_standard, read_corners
-from vision.textured import textured_table, the_table_inside
+from vision.textured import round_named_cards, textured_table, the_table_inside
 from vision.thresholds import Thresholds
 from vision.whole_frame import close_up, frame_as_card
 
@@ -330,10 +330,14 @@ class Recognizer:
 
     def _detect(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """The cards of every look (:meth:`_looks`), but unread outlines with the table
-        inside them (:func:`vision.textured.the_table_inside`: a tiled floor's tiles),
-        dropped only now: on a textured table they call for the look at the frame halved."""
-        return [d for d in self._looks(image, counts) if d.card is not None or not
-                the_table_inside(image, d.quad, sliver=d.reason is Refusal.TOO_SMALL)]
+        inside them (:func:`vision.textured.the_table_inside`: a tiled floor's tiles) or
+        round named cards (:func:`vision.textured.round_named_cards`), dropped only now:
+        on a textured table they call for the look at the frame halved."""
+        seen = self._looks(image, counts)
+        named = [d.quad for d in seen if d.card is not None]
+        return [d for d in seen if d.card is not None or not (
+            the_table_inside(image, d.quad, sliver=d.reason is Refusal.TOO_SMALL)
+            or round_named_cards(d.quad, named))]
 
     def _looks(self, image: Image, counts: PlaceTest | None) -> list[Detection]:
         """The cards found and read; where nothing was named, those of a second look at

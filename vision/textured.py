@@ -147,3 +147,18 @@ def _spread(lightness: NDArray[np.float32]) -> float:
     """Lightness's spread, 10th to 90th percentile."""
     low, high = np.percentile(lightness, (10, 90))
     return float(high - low)
+
+
+def round_named_cards(quad: Quad, named: list[Quad]) -> bool:
+    """Whether an unread outline (``quad``) holds the centres of two or more cards named
+    (``named``): the edge of a mat, of a textured table or of the frame's vignette round the
+    cards, no card (its "?" lay over the whole table on a burl wood, the cards read inside).
+
+    >>> table = np.float32([[10, 10], [630, 10], [630, 470], [10, 470]])
+    >>> card = np.float32([[100, 100], [160, 100], [160, 184], [100, 184]])
+    >>> round_named_cards(table, [card, card + 200]), round_named_cards(table, [card])
+    (True, False)
+    """
+    outline = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in q.mean(axis=0)), False) > 0
+               for q in named) >= 2

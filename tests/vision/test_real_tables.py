@@ -117,6 +117,20 @@ def test_no_strip_of_an_empty_parquet_is_reported() -> None:
 
 @needs_surfaces
 @needs_designs
+def test_no_outline_round_the_cards_on_a_burl_wood_is_reported() -> None:
+    # the burl wood's edge near the frame outlined round eight small cards (92 % of the
+    # frame), reported as a "?" over the whole table while the cards inside it were read
+    if "burlwood" not in INSTALLED:
+        pytest.skip("the surface burlwood is not installed (scripts/ensure-table-surfaces.sh)")
+    scene = _on("burlwood", "small", 127000)
+    found = Recognizer("standard").detect(scene.image)
+    assert sum(d.card is not None for d in found) >= 2
+    assert all(_owner(d, scene.cards) is not None for d in found), [
+        (d.card, d.reason, cv2.contourArea(d.quad)) for d in found]
+
+
+@needs_surfaces
+@needs_designs
 def test_planks_cut_by_an_arms_shadow_are_no_cards() -> None:
     # an arm over empty pine planks: the edge of its shadow and the planks' joints outlined
     # eight card-sized pieces of the table side by side under it, each a "?" before
