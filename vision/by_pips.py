@@ -84,8 +84,8 @@ def _black_suit_against_both(suit: str, readings: list[CornerReading], th: Thres
     >>> _black_suit_against_both("C", both[:1], Thresholds())  # one corner is a blot
     False
     """
-    return suit in BLACK_SUITS and len(readings) >= 2 and all(
-        r.suit in BLACK_SUITS and r.suit != suit and r.colour_ok and r.suit_p >= th.rival
+    return len(readings) >= 2 and all(
+        {r.suit, suit} == BLACK_SUITS and r.colour_ok and r.suit_p >= th.rival
         for r in readings)
 
 

@@ -15,7 +15,7 @@ from vision.detect import _contains, _side_ratio
 from vision.face import COURTS, Field, counted_rank, field_denies
 from vision.index import ACROSS_FAR_END, INDEX_INSET, INDEX_REACH_ACROSS
 from vision.readings import CornerReading, Reading
-from vision.small_courts import ENGLISH_COURTS
+from vision.small_courts import ENGLISH_COURTS, another_court_cut
 from vision.thresholds import Thresholds
 
 INDEX_SPOTS = np.array([[0.1, 0.12], [0.9, 0.88]], np.float32)
@@ -67,8 +67,7 @@ def one_corner_backed(only: CornerReading, other: list[CornerReading], field: Fi
                                              and (other[0].colour_ok or not small))
                 and not (other and other[0].suit != only.suit and other[0].colour_ok
                          and other[0].suit_p >= th.leaning)
-                and not any(r.rank in ENGLISH_COURTS and r.rank != only.rank and r.colour_ok
-                            and min(r.rank_p, r.suit_p) >= th.leaning for r in cuts))
+                and not another_court_cut(cuts, only.rank, th.leaning))
     least = (th.small_pictured_court if pictured and small and only.letter in ENGLISH_COURTS
              and field.pips < 4 else th.single_corner)
     # ... and nothing on the face denies it (fewer pips only where the other corner is unread)

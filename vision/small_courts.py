@@ -185,13 +185,25 @@ def court_over_numbers(field: Field, readings: list[CornerReading], th: Threshol
     court = courts[0]
     if any(r.suit != court.suit and r.colour_ok and r.suit_p >= th.leaning for r in numbers):
         return None  # (a corner leaning to another suit leaves the suit open)
-    if any(r.rank in ENGLISH_COURTS and r.rank != court.rank and r.colour_ok
-           and r.p >= th.glyph for r in cuts):
+    if another_court_cut(cuts, court.rank, th.glyph):
         return None  # (which court is open)
     if field_denies(court.rank, field, suit=court.suit, both_corners=True) or not all(
             field_denies(r.rank, field, suit=r.suit, both_corners=True) for r in numbers):
         return None
     return Reading(court.card, min(court.p, th.glyph))
+
+
+def another_court_cut(cuts: Sequence[CornerReading], rank: str, least: float) -> bool:
+    """Whether a cut of the corners (``cuts``) reads a court other than ``rank``, its letter
+    and suit both at ``least`` or more, in ink of its suit's colour: which court a small
+    card is stays open (a queen's blot reads J in some cut).
+
+    >>> jack = CornerReading("J", "S", 0.49, 1.0, True, 0, letter="J")
+    >>> another_court_cut([jack], "Q", 0.3), another_court_cut([jack], "Q", 0.6)
+    (True, False)
+    """
+    return any(r.rank in ENGLISH_COURTS and r.rank != rank and r.colour_ok and r.p >= least
+               for r in cuts)
 
 
 def court_in_every_cut(field: Field, cuts: list[CornerReading], th: Thresholds,

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import edge_mask
+from vision.detect import _contains, edge_mask
 
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float32]
@@ -159,6 +159,4 @@ def round_named_cards(quad: Quad, named: list[Quad]) -> bool:
     >>> round_named_cards(table, [card, card + 200]), round_named_cards(table, [card])
     (True, False)
     """
-    outline = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in q.mean(axis=0)), False) > 0
-               for q in named) >= 2
+    return sum(_contains(quad, q.mean(axis=0)) for q in named) >= 2
